@@ -1,0 +1,283 @@
+"""Is this mypy type part-message content? Shared by the type oracle and the mypy plugin.
+
+Every question about a *type* is answered here, from the active ``SpiModel``:
+
+- ``classify`` — what a (possibly narrowed) type says about a value: the content union, a
+  narrowed string, a narrowed list of parts, a single part, or something else;
+- ``declared_field_type`` — the declared type of a field (attribute, property or TypedDict key)
+  of a receiver type, which decides whether ``receiver.content`` is an origin;
+- ``is_content_field_type`` — whether that declared type is a ``str | collection`` union;
+- ``accepts_content`` — whether a declared parameter, field or return type is union-preserving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import Decorator, FuncBase, OverloadedFuncDef, TypeInfo, Var
+from mypy.subtypes import is_subtype
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypedDictType,
+    TypeType,
+    TypeVarLikeType,
+    UninhabitedType,
+    UnionType,
+    get_proper_type,
+)
+
+from loomlint.analysis.typefacts import ContentKind
+from loomlint.spi import SpiModel
+
+_STRING_TYPES = frozenset({"builtins.str"})
+# Iterables that are never "a collection of parts": text, bytes and mappings.
+_NOT_PART_COLLECTIONS = frozenset(
+    {"builtins.str", "builtins.bytes", "builtins.bytearray", "builtins.memoryview"}
+)
+_ITERABLE = "typing.Iterable"
+_MAPPING = "typing.Mapping"
+
+
+def classify(typ: Type | None, spi: SpiModel) -> ContentKind:
+    """Classify a value's type. Content needs a collection member whose items are SPI parts."""
+    proper = get_proper_type(typ)
+    if proper is None or isinstance(proper, AnyType):
+        return ContentKind.ANY
+    members = _union_members(proper)
+    has_text = any(_is_text(m) for m in members)
+    part_collections = [m for m in members if _is_part_collection(m, spi)]
+    parts = [m for m in members if _is_part(m, spi)]
+    others = [
+        m
+        for m in members
+        if not _is_text(m)
+        and not _is_part_collection(m, spi)
+        and not _is_part(m, spi)
+        and not isinstance(m, NoneType)
+    ]
+    if has_text and part_collections:
+        return ContentKind.CONTENT
+    if others or (has_text and parts):
+        return ContentKind.OTHER
+    if part_collections:
+        return ContentKind.PARTS
+    if parts:
+        return ContentKind.PART
+    if has_text:
+        return ContentKind.TEXT
+    return ContentKind.OTHER
+
+
+def is_content_field_type(typ: Type | None, spi: SpiModel) -> bool:
+    """A content field's declared type: ``str`` together with any collection, or SPI content.
+
+    A field read is an origin on the field's declared shape alone (``str | list[dict]`` of a
+    field named ``content`` is content whatever its items), unlike a bare value, which needs
+    SPI part items to count (``str | list[str]`` parameters are everywhere).
+    """
+    proper = get_proper_type(typ)
+    if proper is None:
+        return False
+    members = _union_members(proper)
+    return any(_is_text(m) for m in members) and any(_is_collection(m) for m in members)
+
+
+def declared_field_type(receiver: Type | None, field: str, *, item: bool = False) -> Type | None:
+    """The declared type of ``receiver.field`` (attribute, property), or with ``item`` of the
+    TypedDict key ``receiver[field]``.
+
+    For a union receiver, the first member that declares the field answers (mypy reports the
+    members that lack it on its own).
+    """
+    proper = get_proper_type(receiver)
+    if isinstance(proper, UnionType):
+        for member in proper.items:
+            found = declared_field_type(member, field, item=item)
+            if found is not None:
+                return found
+        return None
+    if item:
+        return proper.items.get(field) if isinstance(proper, TypedDictType) else None
+    if isinstance(proper, TypedDictType):
+        return None
+    if isinstance(proper, TupleType):
+        proper = proper.partial_fallback
+    if isinstance(proper, LiteralType):
+        proper = proper.fallback
+    if isinstance(proper, TypeType) and isinstance(proper.item, Instance):
+        proper = proper.item
+    if isinstance(proper, Instance):
+        return _instance_member_type(proper, field)
+    return None
+
+
+def _instance_member_type(instance: Instance, field: str) -> Type | None:
+    for base in instance.type.mro:
+        symbol = base.names.get(field)
+        if symbol is None or symbol.node is None:
+            continue
+        node = symbol.node
+        declared: Type | None = None
+        if isinstance(node, Var):
+            declared = node.type
+        elif isinstance(node, Decorator):
+            declared = _getter_return_type(node.func.type)
+        elif isinstance(node, OverloadedFuncDef) and node.items:
+            first = node.items[0]
+            getter = first.func if isinstance(first, Decorator) else first
+            declared = _getter_return_type(getter.type)
+        elif isinstance(node, FuncBase):
+            declared = _getter_return_type(node.type) if node.is_property else None
+        if declared is None:
+            return None
+        if base is not instance.type and base.type_vars:
+            # Generic base: expand the declared type in terms of the receiver's arguments.
+            from mypy.expandtype import expand_type_by_instance
+
+            declared = expand_type_by_instance(declared, map_instance_to_supertype(instance, base))
+        elif base is instance.type and instance.args:
+            from mypy.expandtype import expand_type_by_instance
+
+            declared = expand_type_by_instance(declared, instance)
+        return declared
+    return None
+
+
+def _getter_return_type(typ: Type | None) -> Type | None:
+    proper = get_proper_type(typ)
+    if isinstance(proper, CallableType):
+        return proper.ret_type
+    return None
+
+
+def accepts_content(formal: Type | None, value: Type | None) -> bool:
+    """Whether a declared parameter, field or return type preserves the content union.
+
+    It must accept the value's type (both branches) and say something about it: ``object``,
+    ``Any`` and an unannotated position accept everything and preserve nothing.
+    """
+    proper_formal = get_proper_type(formal)
+    if proper_formal is None or value is None:
+        return False
+    if isinstance(proper_formal, TypeVarLikeType):
+        # A generic position hands the value back with its own type (identity, list.append
+        # of an un-specialised list): the union survives.
+        return True
+    for member in _union_members(proper_formal):
+        if isinstance(member, AnyType):
+            return False
+        if isinstance(member, Instance) and member.type.fullname == "builtins.object":
+            return False
+    return formal is not None and is_subtype(value, formal)
+
+
+def type_names(typ: Type | None) -> Iterator[str]:
+    """Full names of a type's class and its bases (for matching catalog entries)."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, LiteralType):
+        proper = proper.fallback
+    if isinstance(proper, TupleType):
+        proper = proper.partial_fallback
+    if isinstance(proper, TypedDictType):
+        yield proper.fallback.type.fullname
+        return
+    if isinstance(proper, Instance):
+        for base in proper.type.mro:
+            yield base.fullname
+
+
+def method_fullnames(receiver: Type | None, method: str) -> tuple[str, ...]:
+    """``Class.method`` for every class in the receiver's MRO that defines ``method``."""
+    proper = get_proper_type(receiver)
+    if isinstance(proper, UnionType):
+        names: dict[str, None] = {}
+        for item in proper.items:
+            for name in method_fullnames(item, method):
+                names.setdefault(name, None)
+        return tuple(names)
+    info = _type_info(proper)
+    if info is None:
+        return ()
+    return tuple(f"{base.fullname}.{method}" for base in info.mro if method in base.names)
+
+
+def callable_narrows(callee: Type | None) -> bool:
+    """Whether calling ``callee`` is a narrowing check (``TypeIs`` / ``TypeGuard``)."""
+    proper = get_proper_type(callee)
+    if isinstance(proper, CallableType):
+        return proper.type_is is not None or proper.type_guard is not None
+    if isinstance(proper, Overloaded):
+        return any(item.type_is is not None or item.type_guard is not None for item in proper.items)
+    return False
+
+
+def _type_info(proper: ProperType | None) -> TypeInfo | None:
+    if isinstance(proper, LiteralType):
+        return proper.fallback.type
+    if isinstance(proper, TupleType):
+        return proper.partial_fallback.type
+    if isinstance(proper, TypedDictType):
+        return proper.fallback.type
+    if isinstance(proper, Instance):
+        return proper.type
+    return None
+
+
+def _union_members(proper: ProperType) -> list[ProperType]:
+    if isinstance(proper, UnionType):
+        members: list[ProperType] = []
+        for item in proper.items:
+            members.extend(_union_members(get_proper_type(item)))
+        return members
+    if isinstance(proper, UninhabitedType):
+        return []
+    return [proper]
+
+
+def _is_text(proper: ProperType) -> bool:
+    if isinstance(proper, LiteralType):
+        return proper.fallback.type.fullname in _STRING_TYPES
+    return isinstance(proper, Instance) and proper.type.fullname in _STRING_TYPES
+
+
+def _collection_items(proper: ProperType) -> list[ProperType] | None:
+    """The item types of a non-text, non-mapping iterable, or None for anything else."""
+    if isinstance(proper, TupleType):
+        items: list[ProperType] = []
+        for item in proper.items:
+            items.extend(_union_members(get_proper_type(item)))
+        return items
+    if not isinstance(proper, Instance):
+        return None
+    info = proper.type
+    if info.fullname in _NOT_PART_COLLECTIONS:
+        return None
+    iterable = next((base for base in info.mro if base.fullname == _ITERABLE), None)
+    if iterable is None or any(base.fullname == _MAPPING for base in info.mro):
+        return None
+    mapped = map_instance_to_supertype(proper, iterable)
+    if not mapped.args:
+        return []
+    return _union_members(get_proper_type(mapped.args[0]))
+
+
+def _is_collection(proper: ProperType) -> bool:
+    return _collection_items(proper) is not None
+
+
+def _is_part_collection(proper: ProperType, spi: SpiModel) -> bool:
+    items = _collection_items(proper)
+    return bool(items) and any(_is_part(item, spi) for item in items or [])
+
+
+def _is_part(proper: ProperType, spi: SpiModel) -> bool:
+    return spi.part_type_matches(type_names(proper))

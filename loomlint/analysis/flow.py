@@ -1,0 +1,1006 @@
+"""Origins of content, and where each content value flows, without a type checker.
+
+An *origin* is a read of a content field (``m.content``, ``m["content"]``, ``m.get("content")``,
+``getattr(m, "content")``), a match-pattern capture of one, a tuple unpack of one, or (when the
+annotation says so) a parameter typed as content. ``FlowAnalysis`` interprets each scope's
+statements in order, tracking which local names may hold content (on any path: may-flow) and
+which branch a name or a content read has been narrowed to by ``isinstance``, ``type() is``,
+a narrowing helper, an early return, ``assert``, a walrus or a ``match`` pattern.
+
+Its output is the ``Value`` of every expression that may be content at the point it is
+evaluated: the candidates that ``sinks`` then classifies by position. With a type oracle the
+engine replaces the *kind* by mypy's narrowed type and keeps these origins for its messages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from loomlint.analysis.index import ModuleIndex
+from loomlint.analysis.syntax import dotted_name, single_index, string_value
+from loomlint.analysis.typefacts import ContentKind
+from loomlint.catalog import Unrelated
+from loomlint.spi import SpiModel
+
+OriginHow = Literal["read", "capture", "unpack", "typed"]
+
+_MAX_LOOP_PASSES = 6
+_TEXT_TYPES = frozenset({"builtins.str"})
+_PART_COLLECTION_TYPES = frozenset(
+    {
+        "builtins.list",
+        "builtins.tuple",
+        "typing.List",
+        "typing.Sequence",
+        "typing.MutableSequence",
+        "typing.Iterable",
+        "typing.Collection",
+        "collections.abc.Sequence",
+        "collections.abc.MutableSequence",
+        "collections.abc.Iterable",
+        "collections.abc.Collection",
+    }
+)
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a content value came from, for the message that reports its misuse."""
+
+    node: cst.CSTNode
+    line: int
+    # Source text of the receiver (``m``, ``self.message``); for a typed parameter, its name.
+    receiver: str
+    how: OriginHow
+
+    @property
+    def destructured(self) -> bool:
+        return self.how in ("capture", "unpack")
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    kind: ContentKind
+    origins: frozenset[Origin]
+    # The local name the value was loaded from, if any (``c`` in ``c.strip()``).
+    alias: str | None = None
+
+
+def join_values(a: Value | None, b: Value | None) -> Value | None:
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    kind = a.kind if a.kind is b.kind else ContentKind.CONTENT
+    return Value(kind, a.origins | b.origins, a.alias if a.alias == b.alias else None)
+
+
+@dataclass(slots=True)
+class Env:
+    """What is known at one program point."""
+
+    names: dict[str, Value] = field(default_factory=dict[str, Value])
+    # Narrowed branch of content reads by their normalised source text (``m.content``).
+    paths: dict[str, ContentKind] = field(default_factory=dict[str, ContentKind])
+    # Names known not to be messages (``r = httpx.get(...)``, ``with open(p) as f``).
+    foreign: frozenset[str] = frozenset()
+
+    def copy(self) -> Env:
+        return Env(dict(self.names), dict(self.paths), self.foreign)
+
+    def bind(self, name: str, value: Value | None, *, foreign: bool = False) -> None:
+        if value is None:
+            self.names.pop(name, None)
+        else:
+            self.names[name] = value
+        self.foreign = self.foreign | {name} if foreign else self.foreign - {name}
+        self.forget_paths_of(name)
+
+    def forget_paths_of(self, root: str) -> None:
+        stale = [p for p in self.paths if p == root or p.startswith((root + ".", root + "["))]
+        for path in stale:
+            del self.paths[path]
+
+
+def join_envs(a: Env | None, b: Env | None) -> Env | None:
+    if a is None:
+        return b.copy() if b is not None else None
+    if b is None:
+        return a.copy()
+    names = dict(a.names)
+    for name, value in b.names.items():
+        names[name] = join_values(names.get(name), value) or value
+    paths = {p: k for p, k in a.paths.items() if b.paths.get(p) is k}
+    return Env(names, paths, a.foreign & b.foreign)
+
+
+def join_all(envs: Iterable[Env | None]) -> Env | None:
+    result: Env | None = None
+    for env in envs:
+        if env is not None:
+            result = join_envs(result, env) if result is not None else env.copy()
+    return result
+
+
+def _same(a: Env | None, b: Env | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.names == b.names and a.paths == b.paths and a.foreign == b.foreign
+
+
+@dataclass(frozen=True, slots=True)
+class _Narrowing:
+    """A narrowing fact: a key (a name or a content read's path) and the branch it takes."""
+
+    key: str
+    is_path: bool
+    kind: ContentKind
+
+
+@dataclass(slots=True)
+class _Loop:
+    breaks: list[Env] = field(default_factory=list[Env])
+    continues: list[Env] = field(default_factory=list[Env])
+
+
+class FlowAnalysis:
+    """Interprets every scope of one module and records candidate values."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        index: ModuleIndex,
+        positions: Mapping[cst.CSTNode, CodeRange],
+        spi: SpiModel,
+        unrelated: Unrelated,
+    ) -> None:
+        self._module = module
+        self._index = index
+        self._positions = positions
+        self._spi = spi
+        self._unrelated = unrelated
+        self.values: dict[cst.BaseExpression, Value] = {}
+        self._loops: list[_Loop] = []
+        self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
+        self._scope: cst.CSTNode = module
+        self._function: cst.FunctionDef | None = None
+
+    # --- driver -------------------------------------------------------------------------------
+
+    def run(self) -> dict[cst.BaseExpression, Value]:
+        self._run_scope(self._module, Env(), self._module.body)
+        for function in self._index.functions:
+            self._run_function(function)
+        return self.values
+
+    def _run_scope(
+        self,
+        scope: cst.CSTNode,
+        env: Env,
+        body: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
+    ) -> None:
+        saved = (self._scope, self._loops)
+        self._scope, self._loops = scope, []
+        self._summaries.setdefault(scope, {})
+        self._exec_block(body, env)
+        self._scope, self._loops = saved
+
+    def _run_function(self, function: cst.FunctionDef) -> None:
+        env = Env()
+        for name, value in self._enclosing_summary(function).items():
+            env.names[name] = value
+        for param in _all_params(function.params):
+            self._bind_param(env, param)
+        saved = self._function
+        self._function = function
+        self._run_scope(function, env, _suite_body(function.body))
+        self._function = saved
+
+    def _enclosing_summary(self, node: cst.CSTNode) -> dict[str, Value]:
+        parent = self._index.parent(node)
+        while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+            parent = self._index.parent(parent)
+        return self._summaries.get(parent, {}) if parent is not None else {}
+
+    def _bind_param(self, env: Env, param: cst.Param) -> None:
+        name = param.name.value
+        if param.annotation is None:
+            env.bind(name, None)
+            return
+        evidence = self.annotation_evidence(param.annotation.annotation)
+        if evidence == "content":
+            origin = Origin(param, self._line(param), name, "typed")
+            env.bind(name, Value(ContentKind.CONTENT, frozenset({origin})))
+        else:
+            env.bind(name, None, foreign=evidence == "foreign")
+
+    # --- statements ---------------------------------------------------------------------------
+
+    def _exec_block(
+        self, body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], env: Env | None
+    ) -> Env | None:
+        for statement in body:
+            if env is None:
+                return None
+            env = self._exec(statement, env)
+        return env
+
+    def _exec(self, node: cst.BaseStatement | cst.BaseSmallStatement, env: Env) -> Env | None:
+        if isinstance(node, cst.SimpleStatementLine):
+            return self._exec_block(node.body, env)
+        if isinstance(node, cst.Expr):
+            self._eval(node.value, env)
+            return env
+        if isinstance(node, cst.Assign):
+            value = self._eval(node.value, env)
+            for target in node.targets:
+                self._assign(target.target, node.value, value, env)
+            return env
+        if isinstance(node, cst.AnnAssign):
+            value = self._eval(node.value, env) if node.value is not None else None
+            if isinstance(node.target, cst.Name):
+                evidence = self.annotation_evidence(node.annotation.annotation)
+                env.bind(node.target.value, value, foreign=evidence == "foreign")
+                self._summarise(node.target.value, value)
+            elif node.value is not None:
+                self._assign(node.target, node.value, value, env)
+            return env
+        if isinstance(node, cst.AugAssign):
+            self._eval(node.target, env)
+            self._eval(node.value, env)
+            if isinstance(node.target, cst.Name):
+                env.bind(node.target.value, None)
+            else:
+                self._forget_target(node.target, env)
+            return env
+        if isinstance(node, (cst.Return, cst.Raise)):
+            for child in _expression_children(node):
+                self._eval(child, env)
+            return None
+        if isinstance(node, cst.Assert):
+            self._eval(node.test, env)
+            if node.msg is not None:
+                self._eval(node.msg, env)
+            return self._narrow(node.test, env, True)
+        if isinstance(node, cst.Del):
+            for name in _target_names(node.target):
+                env.bind(name, None)
+            return env
+        if isinstance(node, cst.Break):
+            if self._loops:
+                self._loops[-1].breaks.append(env)
+            return None
+        if isinstance(node, cst.Continue):
+            if self._loops:
+                self._loops[-1].continues.append(env)
+            return None
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            for name in _imported_names(node):
+                env.bind(name, None)
+            return env
+        if isinstance(node, cst.If):
+            return self._exec_if(node, env)
+        if isinstance(node, cst.While):
+            return self._exec_while(node, env)
+        if isinstance(node, cst.For):
+            return self._exec_for(node, env)
+        if isinstance(node, (cst.Try, cst.TryStar)):
+            return self._exec_try(node, env)
+        if isinstance(node, cst.With):
+            return self._exec_with(node, env)
+        if isinstance(node, cst.Match):
+            return self._exec_match(node, env)
+        if isinstance(node, cst.FunctionDef):
+            for decorator in node.decorators:
+                self._eval(decorator.decorator, env)
+            for param in _all_params(node.params):
+                if param.default is not None:
+                    self._eval(param.default, env)
+            env.bind(node.name.value, None)
+            return env
+        if isinstance(node, cst.ClassDef):
+            for decorator in node.decorators:
+                self._eval(decorator.decorator, env)
+            for arg in [*node.bases, *node.keywords]:
+                self._eval(arg.value, env)
+            self._exec_block(_suite_body(node.body), env.copy())
+            env.bind(node.name.value, None)
+            return env
+        # Pass, Global, Nonlocal, TypeAlias and the like: nothing flows.
+        return env
+
+    def _exec_if(self, node: cst.If, env: Env) -> Env | None:
+        self._eval(node.test, env)
+        then_env = self._exec_block(_suite_body(node.body), self._narrow(node.test, env, True))
+        else_env: Env | None = self._narrow(node.test, env, False)
+        if isinstance(node.orelse, cst.If):
+            else_env = self._exec_if(node.orelse, else_env) if else_env is not None else None
+        elif isinstance(node.orelse, cst.Else):
+            else_env = self._exec_block(_suite_body(node.orelse.body), else_env)
+        return join_envs(then_env, else_env)
+
+    def _exec_while(self, node: cst.While, env: Env) -> Env | None:
+        entry: Env = env
+        loop = _Loop()
+        for _ in range(_MAX_LOOP_PASSES):
+            loop = _Loop()
+            self._loops.append(loop)
+            self._eval(node.test, entry)
+            body_env = self._exec_block(
+                _suite_body(node.body), self._narrow(node.test, entry, True)
+            )
+            self._loops.pop()
+            merged = join_all([entry, body_env, *loop.continues]) or entry
+            if _same(merged, entry):
+                break
+            entry = merged
+        after = self._narrow(node.test, entry, False)
+        if node.orelse is not None:
+            after = self._exec_block(_suite_body(node.orelse.body), after)
+        return join_all([after, *loop.breaks])
+
+    def _exec_for(self, node: cst.For, env: Env) -> Env | None:
+        iterated = self._eval(node.iter, env)
+        entry: Env = env
+        loop = _Loop()
+        for _ in range(_MAX_LOOP_PASSES):
+            loop = _Loop()
+            self._loops.append(loop)
+            body_entry = entry.copy()
+            self._assign(node.target, None, _element_of(iterated), body_entry)
+            body_env = self._exec_block(_suite_body(node.body), body_entry)
+            self._loops.pop()
+            merged = join_all([entry, body_env, *loop.continues]) or entry
+            if _same(merged, entry):
+                break
+            entry = merged
+        after: Env | None = entry
+        if node.orelse is not None:
+            after = self._exec_block(_suite_body(node.orelse.body), entry.copy())
+        return join_all([after, *loop.breaks])
+
+    def _exec_try(self, node: cst.Try | cst.TryStar, env: Env) -> Env | None:
+        body_env = self._exec_block(_suite_body(node.body), env.copy())
+        # A handler may start anywhere in the body: from before it, or after it.
+        handler_entry = join_envs(env, body_env) or env
+        outcomes: list[Env | None] = []
+        for handler in node.handlers:
+            start = handler_entry.copy()
+            if handler.type is not None:
+                self._eval(handler.type, start)
+            if handler.name is not None:
+                for name in _target_names(handler.name.name):
+                    start.bind(name, None)
+            outcomes.append(self._exec_block(_suite_body(handler.body), start))
+        if node.orelse is not None:
+            body_env = self._exec_block(_suite_body(node.orelse.body), body_env)
+        outcomes.append(body_env)
+        result = join_all(outcomes)
+        if node.finalbody is not None:
+            final_entry = join_envs(result, handler_entry) or handler_entry
+            finished = self._exec_block(_suite_body(node.finalbody.body), final_entry.copy())
+            return None if finished is None or result is None else join_envs(result, finished)
+        return result
+
+    def _exec_with(self, node: cst.With, env: Env) -> Env | None:
+        for item in node.items:
+            value = self._eval(item.item, env)
+            if item.asname is not None:
+                foreign = self._is_foreign_call(item.item)
+                if isinstance(item.asname.name, cst.Name):
+                    env.bind(item.asname.name.value, value, foreign=foreign)
+                else:
+                    self._assign(item.asname.name, None, None, env)
+        return self._exec_block(_suite_body(node.body), env)
+
+    def _exec_match(self, node: cst.Match, env: Env) -> Env | None:
+        subject = self._eval(node.subject, env)
+        subject_key = self._key_of(node.subject, env)
+        outcomes: list[Env | None] = []
+        exhaustive = False
+        for case in node.cases:
+            case_env = env.copy()
+            self._bind_pattern(case.pattern, node.subject, subject, subject_key, case_env)
+            if case.guard is not None:
+                self._eval(case.guard, case_env)
+                guarded = self._narrow(case.guard, case_env, True)
+                case_env = guarded if guarded is not None else case_env
+            outcomes.append(self._exec_block(_suite_body(case.body), case_env))
+            if case.guard is None and _is_irrefutable(case.pattern):
+                exhaustive = True
+        if not exhaustive:
+            outcomes.append(env)
+        return join_all(outcomes)
+
+    # --- assignment -----------------------------------------------------------------------------
+
+    def _assign(
+        self,
+        target: cst.BaseExpression,
+        value_node: cst.BaseExpression | None,
+        value: Value | None,
+        env: Env,
+    ) -> None:
+        if isinstance(target, cst.Name):
+            foreign = value_node is not None and self._is_foreign_call(value_node)
+            env.bind(target.value, value, foreign=foreign)
+            self._summarise(target.value, value)
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elements = [e.value for e in target.elements]
+            sources = (
+                [e.value for e in value_node.elements]
+                if isinstance(value_node, (cst.Tuple, cst.List))
+                and len(value_node.elements) == len(elements)
+                and not any(isinstance(e, cst.StarredElement) for e in value_node.elements)
+                else None
+            )
+            for position, element in enumerate(elements):
+                if isinstance(element, cst.StarredElement):
+                    element = element.value
+                source = sources[position] if sources is not None else None
+                element_value = self.values.get(source) if source is not None else None
+                if element_value is not None:
+                    element_value = _as_unpacked(element_value)
+                self._assign(element, source, element_value, env)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._assign(target.value, None, None, env)
+            return
+        self._forget_target(target, env)
+
+    def _forget_target(self, target: cst.BaseExpression, env: Env) -> None:
+        path = self._path_of(target)
+        if path is not None:
+            env.forget_paths_of(path)
+
+    def _summarise(self, name: str, value: Value | None) -> None:
+        if value is not None:
+            summary = self._summaries.setdefault(self._scope, {})
+            summary[name] = join_values(summary.get(name), value) or value
+
+    def _bind_pattern(
+        self,
+        pattern: cst.MatchPattern,
+        subject_node: cst.BaseExpression,
+        subject: Value | None,
+        subject_key: _Narrowing | None,
+        env: Env,
+    ) -> None:
+        """Bind a case's captures and narrow its subject, like mypy does for the case body."""
+        if isinstance(pattern, cst.MatchAs):
+            inner = pattern.pattern
+            narrowed = subject
+            if inner is not None:
+                kind = self._pattern_kind(inner)
+                if kind is not None and subject_key is not None:
+                    self._apply(_Narrowing(subject_key.key, subject_key.is_path, kind), env)
+                if kind is not None and subject is not None:
+                    narrowed = Value(kind, subject.origins)
+                self._bind_pattern(inner, subject_node, subject, subject_key, env)
+            if pattern.name is not None:
+                captured = _as_captured(narrowed, pattern) if narrowed is not None else None
+                env.bind(pattern.name.value, captured)
+            return
+        kind = self._pattern_kind(pattern)
+        if kind is not None and subject_key is not None:
+            self._apply(_Narrowing(subject_key.key, subject_key.is_path, kind), env)
+        if isinstance(pattern, cst.MatchClass):
+            for keyword in pattern.kwds:
+                if keyword.key.value in self._spi.content_fields:
+                    self._bind_field_pattern(keyword.pattern, subject_node, keyword.key.value, env)
+                else:
+                    self._bind_pattern(keyword.pattern, subject_node, None, None, env)
+            for positional in pattern.patterns:
+                self._bind_pattern(positional.value, subject_node, None, None, env)
+        elif isinstance(pattern, cst.MatchMapping):
+            for element in pattern.elements:
+                key = string_value(element.key)
+                if key is not None and key in self._spi.content_fields:
+                    self._bind_field_pattern(element.pattern, subject_node, key, env)
+                else:
+                    self._bind_pattern(element.pattern, subject_node, None, None, env)
+            if pattern.rest is not None:
+                env.bind(pattern.rest.value, None)
+        elif isinstance(pattern, cst.MatchSequence):
+            for item in pattern.patterns:
+                if isinstance(item, cst.MatchSequenceElement):
+                    self._bind_pattern(item.value, subject_node, None, None, env)
+                elif item.name is not None:
+                    env.bind(item.name.value, None)
+        elif isinstance(pattern, cst.MatchOr):
+            for alternative in pattern.patterns:
+                self._bind_pattern(alternative.pattern, subject_node, None, None, env)
+
+    def _bind_field_pattern(
+        self, pattern: cst.MatchPattern, subject_node: cst.BaseExpression, field: str, env: Env
+    ) -> None:
+        """``case M(content=c)`` / ``case {"content": c}``: a destructuring origin."""
+        receiver = self._code(subject_node)
+        origin = Origin(pattern, self._line(pattern), receiver, "capture")
+        captured = Value(ContentKind.CONTENT, frozenset({origin}))
+        path = f"{_normalise(receiver)}.{field}"
+        kind = (
+            self._pattern_kind(pattern.pattern)
+            if isinstance(pattern, cst.MatchAs) and pattern.pattern
+            else self._pattern_kind(pattern)
+        )
+        if kind is not None:
+            captured = Value(kind, captured.origins)
+            env.paths[path] = kind
+        if isinstance(pattern, cst.MatchAs):
+            if pattern.name is not None:
+                env.bind(pattern.name.value, captured)
+            if pattern.pattern is not None:
+                self._bind_pattern(pattern.pattern, subject_node, None, None, env)
+
+    def _pattern_kind(self, pattern: cst.MatchPattern) -> ContentKind | None:
+        if isinstance(pattern, cst.MatchClass):
+            qualified = self._index.names.qualified(pattern.cls)
+            if qualified in _TEXT_TYPES:
+                return ContentKind.TEXT
+            if qualified in _PART_COLLECTION_TYPES:
+                return ContentKind.PARTS
+            return None
+        if isinstance(pattern, cst.MatchSequence):
+            # Sequence patterns never match a str.
+            return ContentKind.PARTS
+        if isinstance(pattern, cst.MatchValue) and string_value(pattern.value) is not None:
+            return ContentKind.TEXT
+        if isinstance(pattern, cst.MatchAs) and pattern.pattern is not None:
+            return self._pattern_kind(pattern.pattern)
+        return None
+
+    # --- expressions ----------------------------------------------------------------------------
+
+    def _eval(self, node: cst.BaseExpression, env: Env) -> Value | None:
+        """Evaluate for flow: record every candidate inside, return the node's own value."""
+        origin_value = self._origin_value(node, env)
+        if origin_value is not None:
+            self._record(node, origin_value)
+            return origin_value
+        if isinstance(node, cst.Name):
+            value = env.names.get(node.value)
+            if value is not None:
+                value = replace(value, alias=node.value)
+                self._record(node, value)
+            return value
+        if isinstance(node, cst.BooleanOperation):
+            left = self._eval(node.left, env)
+            branch = self._narrow(node.left, env, isinstance(node.operator, cst.And))
+            right = self._eval(node.right, branch) if branch is not None else None
+            return join_values(left, right)
+        if isinstance(node, cst.IfExp):
+            self._eval(node.test, env)
+            then_env = self._narrow(node.test, env, True)
+            else_env = self._narrow(node.test, env, False)
+            body = self._eval(node.body, then_env) if then_env is not None else None
+            orelse = self._eval(node.orelse, else_env) if else_env is not None else None
+            return join_values(body, orelse)
+        if isinstance(node, cst.NamedExpr):
+            value = self._eval(node.value, env)
+            if isinstance(node.target, cst.Name):
+                env.bind(node.target.value, value)
+                self._summarise(node.target.value, value)
+            return value
+        if isinstance(node, cst.Subscript):
+            container = self._eval(node.value, env)
+            for element in node.slice:
+                self._eval_children(element, env)
+            if container is not None and container.kind is ContentKind.PARTS:
+                return Value(ContentKind.PART, container.origins)
+            return None
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            self._eval_comprehension(node, env)
+            return None
+        if isinstance(node, cst.Lambda):
+            for param in _all_params(node.params):
+                if param.default is not None:
+                    self._eval(param.default, env)
+            body_env = env.copy()
+            for param in _all_params(node.params):
+                body_env.bind(param.name.value, None)
+            self._eval(node.body, body_env)
+            return None
+        self._eval_children(node, env)
+        return None
+
+    def _eval_children(self, node: cst.CSTNode, env: Env) -> None:
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self._eval(child, env)
+            elif not isinstance(child, (cst.Annotation, cst.BaseParenthesizableWhitespace)):
+                self._eval_children(child, env)
+
+    def _eval_comprehension(
+        self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, env: Env
+    ) -> None:
+        scope: Env | None = env.copy()
+        clause: cst.CompFor | None = node.for_in
+        while clause is not None and scope is not None:
+            iterated = self._eval(clause.iter, scope)
+            self._assign(clause.target, None, _element_of(iterated), scope)
+            for condition in clause.ifs:
+                self._eval(condition.test, scope)
+                scope = self._narrow(condition.test, scope, True)
+                if scope is None:
+                    break
+            clause = clause.inner_for_in
+        if scope is None:
+            return
+        if isinstance(node, cst.DictComp):
+            self._eval(node.key, scope)
+            self._eval(node.value, scope)
+        else:
+            self._eval(node.elt, scope)
+
+    def _record(self, node: cst.BaseExpression, value: Value) -> None:
+        self.values[node] = join_values(self.values.get(node), value) or value
+
+    # --- origins --------------------------------------------------------------------------------
+
+    def _origin_value(self, node: cst.BaseExpression, env: Env) -> Value | None:
+        read = self.content_read(node)
+        if read is None:
+            return None
+        receiver, path = read
+        self._eval(receiver, env)
+        if isinstance(node, cst.Call):
+            for arg in node.args:
+                self._eval(arg.value, env)
+        if self._receiver_is_foreign(receiver, env):
+            return None
+        kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
+        origin = Origin(node, self._line(node), self._code(receiver), "read")
+        return Value(kind, frozenset({origin}))
+
+    def content_read(
+        self, node: cst.BaseExpression
+    ) -> tuple[cst.BaseExpression, str | None] | None:
+        """The receiver and narrowing path of a content-field read, or None."""
+        fields = self._spi.content_fields
+        if isinstance(node, cst.Attribute) and node.attr.value in fields:
+            return node.value, self._path_of(node)
+        if isinstance(node, cst.Subscript):
+            key = single_index(node)
+            if key is not None and string_value(key) in fields:
+                return node.value, self._path_of(node)
+            return None
+        if isinstance(node, cst.Call) and node.args:
+            func = node.func
+            first = node.args[0]
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "get"
+                and first.keyword is None
+                and not first.star
+                and string_value(first.value) in fields
+            ):
+                return func.value, None
+            if (
+                isinstance(func, cst.Name)
+                and func.value == "getattr"
+                and len(node.args) >= 2
+                and string_value(node.args[1].value) in fields
+            ):
+                return first.value, None
+        return None
+
+    def _receiver_is_foreign(self, receiver: cst.BaseExpression, env: Env) -> bool:
+        if isinstance(receiver, cst.Name):
+            return receiver.value in env.foreign
+        return self._is_foreign_call(receiver)
+
+    def _is_foreign_call(self, node: cst.BaseExpression) -> bool:
+        """A call into a module known to have a ``.content`` of its own, or ``open()``."""
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if not isinstance(node, cst.Call):
+            return False
+        func = node.func
+        qualified = self._index.names.qualified(func)
+        if qualified is None and isinstance(func, cst.Attribute):
+            qualified = self._index.names.qualified(func.value)
+        if qualified is None:
+            return False
+        return qualified == "builtins.open" or self._unrelated.is_unrelated_module(qualified)
+
+    def annotation_evidence(
+        self, annotation: cst.BaseExpression
+    ) -> Literal["content", "foreign"] | None:
+        """What an annotation says without a type checker: content, not a message, or unknown."""
+        names = [n for n in _annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        if not names:
+            return None
+        qualified = [(n, self._index.names.qualified(_parse_name(n))) for n in names]
+        if any(
+            q in self._spi.content_types
+            or (q is None and n.rpartition(".")[2] in self._spi.content_types.short_names)
+            for n, q in qualified
+        ):
+            return "content"
+        if any(q is not None and q in self._spi.message_types for _, q in qualified):
+            return None
+        verdicts = [self._name_is_foreign(n, q) for n, q in qualified]
+        return "foreign" if all(verdicts) else None
+
+    def _name_is_foreign(self, name: str, qualified: str | None) -> bool:
+        if qualified is not None:
+            return qualified in self._unrelated.types or self._unrelated.is_unrelated_module(
+                qualified
+            )
+        local = self._index.names.classes.get(name)
+        if local is None:
+            return False
+        field_annotation = _class_field_annotation(local, self._spi.content_fields)
+        if field_annotation is None:
+            return False
+        return not self._looks_like_content_annotation(field_annotation)
+
+    def _looks_like_content_annotation(self, annotation: cst.BaseExpression) -> bool:
+        names = set(_annotation_names(annotation))
+        qualified = {self._index.names.qualified(_parse_name(n)) for n in names}
+        if any(q is not None and q in self._spi.content_types for q in qualified):
+            return True
+        return "builtins.str" in qualified and bool(qualified & _PART_COLLECTION_TYPES)
+
+    # --- narrowing ------------------------------------------------------------------------------
+
+    def _narrow(self, test: cst.BaseExpression, env: Env | None, truth: bool) -> Env | None:
+        """The environment in which ``test`` evaluated to ``truth``."""
+        if env is None:
+            return None
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._narrow(test.expression, env, not truth)
+        if isinstance(test, cst.BooleanOperation):
+            conjunction = isinstance(test.operator, cst.And)
+            if conjunction == truth:
+                # Both operands took this truth value, in order.
+                return self._narrow(test.right, self._narrow(test.left, env, truth), truth)
+            left_alone = self._narrow(test.left, env, truth)
+            right_after = self._narrow(test.right, self._narrow(test.left, env, not truth), truth)
+            return join_envs(left_alone, right_after)
+        narrowed = env.copy()
+        for fact in self._facts_of(test, env, truth):
+            self._apply(fact, narrowed)
+        return narrowed
+
+    def _apply(self, fact: _Narrowing, env: Env) -> None:
+        if fact.is_path:
+            env.paths[fact.key] = fact.kind
+            return
+        value = env.names.get(fact.key)
+        if value is not None:
+            env.names[fact.key] = Value(fact.kind, value.origins)
+
+    def _facts_of(self, test: cst.BaseExpression, env: Env, truth: bool) -> list[_Narrowing]:
+        if isinstance(test, cst.Call):
+            return self._call_facts(test, env, truth)
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            return self._comparison_facts(test, env, truth)
+        return []
+
+    def _call_facts(self, test: cst.Call, env: Env, truth: bool) -> list[_Narrowing]:
+        if not test.args:
+            return []
+        subject = self._key_of(test.args[0].value, env)
+        if subject is None:
+            return []
+        qualified = self._index.names.qualified(test.func)
+        if qualified == "builtins.isinstance" and len(test.args) >= 2:
+            kind = self._isinstance_kind(test.args[1].value)
+            if kind is None:
+                return []
+            return [_Narrowing(subject.key, subject.is_path, kind if truth else _other(kind))]
+        narrowing = self._spi.narrowing
+        short = dotted_name(test.func)
+        if (qualified is not None and qualified in narrowing) or (
+            qualified is None and short is not None and short in narrowing.short_names
+        ):
+            # A TypeIs helper of the SPI narrows both ways.
+            kind = ContentKind.PARTS if truth else ContentKind.TEXT
+            return [_Narrowing(subject.key, subject.is_path, kind)]
+        return []
+
+    def _comparison_facts(self, test: cst.Comparison, env: Env, truth: bool) -> list[_Narrowing]:
+        target = test.comparisons[0]
+        operator = target.operator
+        left, right = test.left, target.comparator
+        identity = isinstance(operator, (cst.Is, cst.Equal))
+        negated = isinstance(operator, (cst.IsNot, cst.NotEqual))
+        if not identity and not negated:
+            return []
+        holds = truth if identity else not truth
+        # type(x) is str / type(x) == list
+        for typed, other in ((left, right), (right, left)):
+            if (
+                isinstance(typed, cst.Call)
+                and self._index.names.qualified(typed.func) == "builtins.type"
+                and len(typed.args) == 1
+            ):
+                subject = self._key_of(typed.args[0].value, env)
+                kind = self._type_name_kind(other)
+                if subject is not None and kind is not None and holds:
+                    return [_Narrowing(subject.key, subject.is_path, kind)]
+                return []
+        # x == "literal": equal to a string, so a string.
+        if isinstance(operator, (cst.Equal, cst.NotEqual)) and holds:
+            for value, literal in ((left, right), (right, left)):
+                if string_value(literal) is not None:
+                    subject = self._key_of(value, env)
+                    if subject is not None:
+                        return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT)]
+        return []
+
+    def _isinstance_kind(self, classes: cst.BaseExpression) -> ContentKind | None:
+        if isinstance(classes, cst.Tuple):
+            kinds = {self._type_name_kind(e.value) for e in classes.elements}
+            return kinds.pop() if len(kinds) == 1 else None
+        return self._type_name_kind(classes)
+
+    def _type_name_kind(self, node: cst.BaseExpression) -> ContentKind | None:
+        qualified = self._index.names.qualified(node)
+        if qualified in _TEXT_TYPES:
+            return ContentKind.TEXT
+        if qualified in _PART_COLLECTION_TYPES:
+            return ContentKind.PARTS
+        return None
+
+    def _key_of(self, node: cst.BaseExpression, env: Env) -> _Narrowing | None:
+        """The narrowing key of a tested expression: a name, or a content read's path."""
+        if isinstance(node, cst.NamedExpr):
+            node = node.target
+        if isinstance(node, cst.Name):
+            return _Narrowing(node.value, False, ContentKind.CONTENT)
+        read = self.content_read(node)
+        if read is not None and read[1] is not None:
+            return _Narrowing(read[1], True, ContentKind.CONTENT)
+        return None
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _path_of(self, node: cst.BaseExpression) -> str | None:
+        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)):
+            return _normalise(self._code(node))
+        return None
+
+    def _code(self, node: cst.CSTNode) -> str:
+        return self._module.code_for_node(node).strip()
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self._positions[node].start.line
+
+
+def _normalise(code: str) -> str:
+    return _WHITESPACE.sub("", code)
+
+
+def _other(kind: ContentKind) -> ContentKind:
+    return ContentKind.PARTS if kind is ContentKind.TEXT else ContentKind.TEXT
+
+
+def _element_of(value: Value | None) -> Value | None:
+    # Iterating a narrowed parts list yields parts; iterating the union is itself the misuse
+    # (reported there), so its elements are not tracked further.
+    if value is not None and value.kind is ContentKind.PARTS:
+        return Value(ContentKind.PART, value.origins)
+    return None
+
+
+def _as_unpacked(value: Value) -> Value:
+    origins = frozenset(
+        Origin(o.node, o.line, o.receiver, "unpack") if o.how == "read" else o
+        for o in value.origins
+    )
+    return Value(value.kind, origins)
+
+
+def _as_captured(value: Value, pattern: cst.MatchAs) -> Value:
+    del pattern
+    origins = frozenset(
+        Origin(o.node, o.line, o.receiver, "capture") if o.how == "read" else o
+        for o in value.origins
+    )
+    return Value(value.kind, origins)
+
+
+def _is_irrefutable(pattern: cst.MatchPattern) -> bool:
+    return isinstance(pattern, cst.MatchAs) and pattern.pattern is None
+
+
+def _suite_body(
+    suite: cst.BaseSuite,
+) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    return suite.body
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    result = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if isinstance(params.star_arg, cst.Param):
+        result.append(params.star_arg)
+    if params.star_kwarg is not None:
+        result.append(params.star_kwarg)
+    return result
+
+
+def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    return [c for c in node.children if isinstance(c, cst.BaseExpression)]
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names: list[str] = []
+        for element in target.elements:
+            names.extend(_target_names(element.value))
+        return names
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:
+    if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+        return []
+    names: list[str] = []
+    for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            names.append(alias.asname.name.value)
+        else:
+            dotted = dotted_name(alias.name)
+            if dotted is not None:
+                names.append(dotted.split(".", 1)[0])
+    return names
+
+
+def _annotation_names(annotation: cst.BaseExpression) -> list[str]:
+    """Dotted names mentioned in an annotation (``Optional[m.Msg]`` -> Optional, m.Msg)."""
+    dotted = dotted_name(annotation)
+    if dotted is not None:
+        return [dotted]
+    if isinstance(annotation, cst.BinaryOperation):
+        return _annotation_names(annotation.left) + _annotation_names(annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        names = _annotation_names(annotation.value)
+        for element in annotation.slice:
+            if isinstance(element.slice, cst.Index):
+                names += _annotation_names(element.slice.value)
+        return names
+    if isinstance(annotation, cst.Tuple):
+        return [n for e in annotation.elements for n in _annotation_names(e.value)]
+    value = string_value(annotation)
+    if value is not None:
+        try:
+            return _annotation_names(cst.parse_expression(value))
+        except cst.ParserSyntaxError:
+            return []
+    return []
+
+
+def _parse_name(dotted: str) -> cst.BaseExpression:
+    parts = dotted.split(".")
+    node: cst.BaseExpression = cst.Name(parts[0])
+    for part in parts[1:]:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node
+
+
+def _class_field_annotation(cls: cst.ClassDef, fields: frozenset[str]) -> cst.BaseExpression | None:
+    for statement in _suite_body(cls.body):
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value in fields
+                ):
+                    return small.annotation.annotation
+    return None

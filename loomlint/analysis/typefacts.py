@@ -1,0 +1,76 @@
+"""What the type oracle tells the LibCST pass about one file: plain, picklable data.
+
+The oracle (mypy) and the LibCST pass parse the same file separately. They meet on
+``NodeKey``: the node's start line, its *family* (``name:c``, ``attr:content``, ``call``, ...)
+and its ordinal among the nodes of that family that start on that line, in source order.
+Columns are deliberately not part of the key: mypy counts them in UTF-8 bytes or, with its
+native parser, in its own way after non-ASCII text, while LibCST counts characters. Both sides
+agree on the *order* of nodes within a line, and on how many there are; where the counts
+differ (a construct one parser represents and the other does not), the pass treats the whole
+(line, family) group as untyped instead of guessing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+# (line, family, ordinal)
+NodeKey = tuple[int, str, int]
+FamilyKey = tuple[int, str]
+
+
+class ContentKind(enum.Enum):
+    """What a value's type says about it at one point of the program."""
+
+    CONTENT = "content"  # the union itself: str | collection of parts
+    TEXT = "text"  # narrowed to the string branch
+    PARTS = "parts"  # narrowed to the collection branch
+    PART = "part"  # a single part
+    ANY = "any"  # typed Any: nothing is known
+    OTHER = "other"  # known, and not content
+
+
+@dataclass(frozen=True, slots=True)
+class ExprFact:
+    """The oracle's knowledge of one expression."""
+
+    kind: ContentKind
+    type_text: str
+    # A read of a content field (``m.content``, ``m["content"]``, ``m.get("content")``,
+    # ``getattr(m, "content")``) whose receiver declares that field as a content union.
+    field_origin: bool = False
+    # Whether the declared type of the position receiving this value (the parameter it is
+    # passed to, the annotated variable or field it is stored in, the declared return type)
+    # preserves the union. None: no declared receiving type is known there.
+    receiver_accepts: bool | None = None
+    receiver_desc: str = ""
+    # For an operand of ``+``, ``%`` or ``+=``: whether the other operand is a string.
+    partner_is_text: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CalleeFact:
+    """The oracle's knowledge of the callable of one call expression."""
+
+    # Qualified names: the function, or ``Class.method`` for each class of the receiver's MRO.
+    names: tuple[str, ...]
+    # The callable is a TypeIs / TypeGuard function.
+    narrows: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileTypes:
+    """Everything the oracle knows about one file."""
+
+    exprs: Mapping[NodeKey, ExprFact] = field(default_factory=dict[NodeKey, ExprFact])
+    # Keyed by the call expression's own key (family ``call``).
+    callees: Mapping[NodeKey, CalleeFact] = field(default_factory=dict[NodeKey, CalleeFact])
+    # How many nodes of each family start on each line, as the oracle's parser saw them.
+    family_counts: Mapping[FamilyKey, int] = field(default_factory=dict[FamilyKey, int])
+    # Line ranges (inclusive) of function bodies mypy did not type-check (unannotated defs).
+    unchecked: tuple[tuple[int, int], ...] = ()
+
+    def is_unchecked(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.unchecked)

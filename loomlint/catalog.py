@@ -1,0 +1,355 @@
+"""The rule catalog: ``rules/`` (packaged as ``loomlint/_rules``) loaded into typed objects.
+
+Everything loomlint knows about content (which rules exist, which callables coerce or sanction
+content, which SPIs define content fields and accessors) is data in ``rules/``. This module is
+the only reader of that data; the LibCST pass and the mypy plugin both go through it, so they
+cannot disagree.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, cast
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+ArgSelector = Literal["first", "all", "after-first", "elements-first"]
+SinkRole = Literal["coercion", "use", "sanctioned", "cast"]
+
+_ARG_SELECTORS: tuple[ArgSelector, ...] = ("first", "all", "after-first", "elements-first")
+_SINK_ROLES: tuple[SinkRole, ...] = ("coercion", "use", "sanctioned", "cast")
+
+
+class CatalogError(Exception):
+    """The packaged or user-declared catalog data is malformed. The message names file and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule's catalog entry: ``rules/<CODE>.toml``."""
+
+    code: str
+    name: str
+    summary: str
+    what: str
+    why: str
+    example: str
+    use_instead: str
+    fix_safety: str
+    options: str
+    known_problems: str
+    fixable: bool
+    mypy_code: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Sink:
+    """A callable that receives content, and what that does to it (``rules/sinks.toml``)."""
+
+    role: SinkRole
+    label: str
+    args: ArgSelector
+    callee: str | None = None
+    method: str | None = None
+    fix: bool = False
+    narrowing: bool = False
+    receiver: re.Pattern[str] | None = None
+
+    def matches_method_name(self, name: str) -> bool:
+        """Whether a method called ``name`` on an unknown receiver is this sink by name alone."""
+        return self.method == name
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """An SPI's content fields, types and accessors (``rules/presets/<name>.toml``)."""
+
+    name: str
+    description: str
+    modules: tuple[str, ...]
+    content_fields: tuple[str, ...]
+    content_types: tuple[str, ...]
+    message_types: tuple[str, ...]
+    part_types: tuple[str, ...]
+    accessors: tuple[str, ...]
+    narrowing: tuple[str, ...]
+    attribute_accessors: tuple[str, ...]
+    fix_accessor: str | None
+
+
+@dataclass(frozen=True)
+class SinkCatalog:
+    """All sinks, indexed for lookup by qualified name and by bare method name."""
+
+    sinks: tuple[Sink, ...]
+
+    @functools.cached_property
+    def by_callee(self) -> Mapping[str, Sink]:
+        return {s.callee: s for s in self.sinks if s.callee is not None}
+
+    @functools.cached_property
+    def by_method(self) -> Mapping[str, Sink]:
+        return {s.method: s for s in self.sinks if s.method is not None}
+
+    @functools.cached_property
+    def methods_by_name(self) -> Mapping[str, tuple[Sink, ...]]:
+        """Sinks that are methods (``Class.method``), keyed by the method's bare name."""
+        grouped: dict[str, list[Sink]] = {}
+        for sink in self.sinks:
+            if sink.callee is not None and _is_method_name(sink.callee):
+                grouped.setdefault(sink.callee.rsplit(".", 1)[1], []).append(sink)
+        return {name: tuple(group) for name, group in grouped.items()}
+
+    def lookup(self, fullnames: Sequence[str]) -> Sink | None:
+        """The sink for the first of ``fullnames`` (a callee and its base-class spellings)."""
+        for fullname in fullnames:
+            sink = self.by_callee.get(fullname)
+            if sink is not None:
+                return sink
+        return None
+
+
+def _is_method_name(callee: str) -> bool:
+    # "logging.Logger.info" is a method, "logging.info" a function: a class name is capitalised,
+    # and builtins.str.* are the methods of a lower-case class.
+    parts = callee.split(".")
+    return len(parts) >= 3 and (parts[-2][:1].isupper() or callee.startswith("builtins.str."))
+
+
+@dataclass(frozen=True, slots=True)
+class Unrelated:
+    """Evidence for the syntactic fallback that a ``.content`` is not message content."""
+
+    modules: tuple[str, ...]
+    types: tuple[str, ...]
+
+    def is_unrelated_module(self, qualified: str) -> bool:
+        return any(qualified == m or qualified.startswith(m + ".") for m in self.modules)
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    rules: Mapping[str, Rule]
+    sinks: SinkCatalog
+    presets: Mapping[str, Preset]
+    unrelated: Unrelated
+
+    def rule(self, code: str) -> Rule:
+        try:
+            return self.rules[code.upper()]
+        except KeyError:
+            raise CatalogError(f"unknown rule code {code!r}") from None
+
+
+def rules_dir() -> Path:
+    """Where the catalog lives: packaged beside the module, or the source tree's ``rules/``."""
+    packaged = Path(__file__).parent / "_rules"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+@functools.cache
+def load_catalog(directory: Path | None = None) -> Catalog:
+    """Load and validate the whole catalog once per process."""
+    root = rules_dir() if directory is None else directory
+    rules: dict[str, Rule] = {}
+    for path in sorted(root.glob("LML*.toml")):
+        rule = _load_rule(path)
+        if rule.code != path.stem:
+            raise CatalogError(f"{path}: code {rule.code!r} does not match the file name")
+        rules[rule.code] = rule
+    sinks = _load_sinks(root / "sinks.toml")
+    presets: dict[str, Preset] = {}
+    for path in sorted((root / "presets").glob("*.toml")):
+        preset = preset_from_mapping(_read_toml(path), where=str(path))
+        presets[preset.name] = preset
+    if not rules:
+        raise CatalogError(f"{root}: no rule files (LML*.toml) found")
+    unrelated_path = root / "unrelated.toml"
+    unrelated_data = _read_toml(unrelated_path)
+    _reject_unknown_keys(unrelated_data, frozenset({"modules", "types"}), str(unrelated_path))
+    unrelated = Unrelated(
+        modules=_names(unrelated_data, "modules", str(unrelated_path)),
+        types=_names(unrelated_data, "types", str(unrelated_path)),
+    )
+    return Catalog(rules=rules, sinks=sinks, presets=presets, unrelated=unrelated)
+
+
+def _read_toml(path: Path) -> dict[str, object]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read catalog file: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: invalid TOML: {exc}") from exc
+
+
+def _text(data: Mapping[str, object], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise CatalogError(f"{where}: key {key!r} must be a string")
+    return value.strip()
+
+
+def _optional_text(data: Mapping[str, object], key: str, where: str) -> str | None:
+    if key not in data:
+        return None
+    return _text(data, key, where)
+
+
+def _flag(data: Mapping[str, object], key: str, where: str, default: bool = False) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise CatalogError(f"{where}: key {key!r} must be true or false")
+    return value
+
+
+def _names(data: Mapping[str, object], key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    items = cast("list[object]", value) if isinstance(value, list) else None
+    if items is None or not all(isinstance(item, str) for item in items):
+        raise CatalogError(f"{where}: key {key!r} must be a list of strings")
+    return tuple(str(item) for item in items)
+
+
+_RULE_KEYS = frozenset(
+    {
+        "code",
+        "name",
+        "summary",
+        "what",
+        "why",
+        "example",
+        "use_instead",
+        "fix_safety",
+        "options",
+        "known_problems",
+        "fixable",
+        "mypy_code",
+    }
+)
+
+
+def _load_rule(path: Path) -> Rule:
+    data = _read_toml(path)
+    where = str(path)
+    _reject_unknown_keys(data, _RULE_KEYS, where)
+    return Rule(
+        code=_text(data, "code", where),
+        name=_text(data, "name", where),
+        summary=_text(data, "summary", where),
+        what=_text(data, "what", where),
+        why=_text(data, "why", where),
+        example=_text(data, "example", where),
+        use_instead=_text(data, "use_instead", where),
+        fix_safety=_text(data, "fix_safety", where),
+        options=_text(data, "options", where),
+        known_problems=_text(data, "known_problems", where),
+        fixable=_flag(data, "fixable", where),
+        mypy_code=_optional_text(data, "mypy_code", where),
+    )
+
+
+_SINK_KEYS = frozenset({"callee", "method", "args", "label", "fix", "narrowing", "receiver"})
+
+
+def _load_sinks(path: Path) -> SinkCatalog:
+    data = _read_toml(path)
+    _reject_unknown_keys(data, frozenset(_SINK_ROLES), str(path))
+    sinks: list[Sink] = []
+    for role in _SINK_ROLES:
+        entries = data.get(role, [])
+        if not isinstance(entries, list):
+            raise CatalogError(f"{path}: [[{role}]] must be an array of tables")
+        for index, entry in enumerate(cast("list[object]", entries)):
+            where = f"{path}: [[{role}]] #{index + 1}"
+            if not isinstance(entry, dict):
+                raise CatalogError(f"{where}: must be a table")
+            sinks.append(_sink_from_mapping(role, cast("dict[str, object]", entry), where))
+    return SinkCatalog(sinks=tuple(sinks))
+
+
+def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) -> Sink:
+    _reject_unknown_keys(entry, _SINK_KEYS, where)
+    callee = _optional_text(entry, "callee", where)
+    method = _optional_text(entry, "method", where)
+    if (callee is None) == (method is None):
+        raise CatalogError(f"{where}: exactly one of 'callee' and 'method' is required")
+    args = _text(entry, "args", where)
+    if args not in _ARG_SELECTORS:
+        raise CatalogError(f"{where}: key 'args' must be one of {', '.join(_ARG_SELECTORS)}")
+    receiver_text = _optional_text(entry, "receiver", where)
+    try:
+        receiver = re.compile(receiver_text) if receiver_text is not None else None
+    except re.error as exc:
+        raise CatalogError(
+            f"{where}: key 'receiver' is not a valid regular expression: {exc}"
+        ) from exc
+    return Sink(
+        role=role,
+        label=_text(entry, "label", where),
+        args=args,
+        callee=callee,
+        method=method,
+        fix=_flag(entry, "fix", where),
+        narrowing=_flag(entry, "narrowing", where),
+        receiver=receiver,
+    )
+
+
+_PRESET_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "modules",
+        "content-fields",
+        "content-types",
+        "message-types",
+        "part-types",
+        "accessors",
+        "narrowing",
+        "attribute-accessors",
+        "fix",
+    }
+)
+
+
+def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
+    """Build a preset from its TOML table (packaged presets and user-declared SPIs alike)."""
+    _reject_unknown_keys(data, _PRESET_KEYS, where)
+    fix = data.get("fix", {})
+    if not isinstance(fix, dict):
+        raise CatalogError(f"{where}: key 'fix' must be a table")
+    fix_table = cast("dict[str, object]", fix)
+    _reject_unknown_keys(fix_table, frozenset({"accessor"}), f"{where}: [fix]")
+    return Preset(
+        name=_text(data, "name", where),
+        description=_text(data, "description", where) if "description" in data else "",
+        modules=_names(data, "modules", where),
+        content_fields=_names(data, "content-fields", where),
+        content_types=_names(data, "content-types", where),
+        message_types=_names(data, "message-types", where),
+        part_types=_names(data, "part-types", where),
+        accessors=_names(data, "accessors", where),
+        narrowing=_names(data, "narrowing", where),
+        attribute_accessors=_names(data, "attribute-accessors", where),
+        fix_accessor=_optional_text(fix_table, "accessor", f"{where}: [fix]"),
+    )
+
+
+def _reject_unknown_keys(data: Mapping[str, object], known: frozenset[str], where: str) -> None:
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise CatalogError(
+            f"{where}: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(known))})"
+        )

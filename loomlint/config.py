@@ -1,0 +1,651 @@
+"""``[tool.loomlint]`` configuration, validated once, as a frozen and picklable ``Settings``.
+
+Discovery: ``--config PATH`` (a ``pyproject.toml``, or a ``loomlint.toml`` whose top level is
+the table), else the nearest ``loomlint.toml`` or ``pyproject.toml`` with a ``[tool.loomlint]``
+table, walking up from the current directory; none gives the defaults. Every error names the
+file and the exact key, so a user can fix it without reading this module.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import difflib
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TypeGuard, cast
+
+from loomlint import __version__
+from loomlint.catalog import CatalogError, Preset, load_catalog, preset_from_mapping, rules_dir
+from loomlint.globs import check_patterns, matches
+from loomlint.selection import (
+    UNUSED_SUPPRESSION_CODE,
+    SelectionLayer,
+    normalize_selector,
+    resolve_enabled_codes,
+    selector_matches,
+    unknown_selectors,
+)
+from loomlint.spi import SpiModel, build_spi_model
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+TypeOracleName = Literal["mypy", "none"]
+
+PYPROJECT = "pyproject.toml"
+LOOMLINT_TOML = "loomlint.toml"
+
+# Ruff's defaults, plus loomlint's own cache: folders that never hold code to check.
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    ".bzr",
+    ".direnv",
+    ".eggs",
+    ".git",
+    ".hg",
+    ".ipynb_checkpoints",
+    ".loomlint_cache",
+    ".mypy_cache",
+    ".nox",
+    ".pytest_cache",
+    ".pytype",
+    ".ruff_cache",
+    ".svn",
+    ".tox",
+    ".venv",
+    "__pycache__",
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+)
+
+DEFAULT_PRESETS: tuple[str, ...] = ("loom",)
+
+CONFIG_KEYS: tuple[str, ...] = (
+    "accessors",
+    "content-fields",
+    "exclude",
+    "extend-exclude",
+    "ignore",
+    "mypy-config-file",
+    "per-file-ignores",
+    "preset",
+    "report-unused-suppressions",
+    "sanitizers",
+    "select",
+    "spi",
+    "types",
+)
+
+_TYPE_ORACLES: tuple[TypeOracleName, ...] = ("mypy", "none")
+_SPI_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+class ConfigError(Exception):
+    """The configuration is invalid. The message names the file (or option) and the key."""
+
+
+# Builds the ConfigError for a problem, naming where it is (a key of a file, or an option).
+_ErrorFactory = Callable[[str], ConfigError]
+
+
+@dataclass(frozen=True, slots=True)
+class PerFileIgnore:
+    """``"<pattern>" = [codes]``: codes (or prefixes) ignored in files matching the pattern.
+
+    A pattern starting with ``!`` applies to the files that do *not* match the rest (Ruff's
+    convention).
+    """
+
+    pattern: str
+    codes: frozenset[str]
+
+    @property
+    def negated(self) -> bool:
+        return self.pattern.startswith("!")
+
+    def applies_to(self, relative_path: str) -> bool:
+        body = self.pattern[1:] if self.negated else self.pattern
+        return matches((body,), relative_path) != self.negated
+
+
+@dataclass(frozen=True, slots=True)
+class CliOverrides:
+    """Command-line options that override the configuration file (``None``: not given)."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    presets: tuple[str, ...] | None = None
+    no_types: bool = False
+    report_unused_suppressions: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a run needs from configuration, validated. Frozen, hashable and picklable."""
+
+    project_root: Path
+    config_path: Path | None
+    # The directory relative paths (of files and diagnostics) are relative to.
+    cwd: Path
+    # The effective selectors: ``select`` of the command line if given, else of the file.
+    select: frozenset[str] | None
+    # Every ignore selector, from the file and the command line.
+    ignore: frozenset[str]
+    # The codes that are reported at all, resolved from the layers of select / ignore.
+    enabled_codes: frozenset[str]
+    per_file_ignores: tuple[PerFileIgnore, ...]
+    # Gitignore-style patterns relative to ``project_root`` (``exclude`` + ``extend-exclude``).
+    exclude: tuple[str, ...]
+    presets: tuple[Preset, ...]
+    spi: SpiModel
+    accessors: tuple[str, ...]
+    sanitizers: tuple[str, ...]
+    content_fields: tuple[str, ...]
+    types: TypeOracleName
+    mypy_config_file: Path | None
+    report_unused_suppressions: bool
+
+    def is_code_enabled(self, code: str, path: str) -> bool:
+        """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
+        code = code.upper()
+        if code not in self.enabled_codes:
+            return False
+        if not self.per_file_ignores:
+            return True
+        # Outside the project only name patterns ("__init__.py") can sensibly apply.
+        relative = self.project_relative(path) or Path(path).name
+        return not any(
+            entry.applies_to(relative) and any(selector_matches(s, code) for s in entry.codes)
+            for entry in self.per_file_ignores
+        )
+
+    def project_relative(self, path: str | Path) -> str | None:
+        """``path`` relative to ``project_root`` (posix); None when it lies outside."""
+        absolute = Path(os.path.normpath(self.cwd / path))
+        try:
+            return absolute.relative_to(self.project_root).as_posix()
+        except ValueError:
+            return None
+
+    def settings_fingerprint(self) -> str:
+        """A stable hash of everything that affects the diagnostics of a file (for a cache)."""
+        payload = {
+            "loomlint": __version__,
+            "catalog": _catalog_digest(),
+            "project_root": self.project_root.as_posix(),
+            "enabled_codes": sorted(self.enabled_codes),
+            "per_file_ignores": [(p.pattern, sorted(p.codes)) for p in self.per_file_ignores],
+            "presets": [dataclasses.asdict(p) for p in self.presets],
+            "spi": dataclasses.asdict(self.spi),
+            "types": self.types,
+            "mypy_config": _mypy_config_digest(self),
+            "report_unused_suppressions": self.report_unused_suppressions,
+        }
+        text = json.dumps(payload, sort_keys=True, default=_json_default)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, (set, frozenset)):
+        return sorted(cast("set[str]", value))
+    if isinstance(value, Path):
+        return value.as_posix()
+    raise TypeError(f"cannot fingerprint {type(value).__name__}")
+
+
+@functools.cache
+def _catalog_digest() -> str:
+    digest = hashlib.sha256()
+    root = rules_dir()
+    for path in sorted(root.rglob("*.toml")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _mypy_config_digest(settings: Settings) -> str | None:
+    if settings.types == "none":
+        return None
+    config = settings.mypy_config_file or _discovered_mypy_config(
+        settings.cwd, settings.project_root
+    )
+    if config is None:
+        return None
+    try:
+        return hashlib.sha256(config.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+_MYPY_CONFIG_NAMES = ("mypy.ini", ".mypy.ini", PYPROJECT, "setup.cfg")
+
+
+def _discovered_mypy_config(cwd: Path, project_root: Path) -> Path | None:
+    """The file mypy's own discovery would read, approximately: the first one found walking up
+    from ``cwd`` to the project root that is a mypy file or mentions mypy."""
+    folders = [cwd]
+    if project_root in cwd.parents:
+        folders.extend(cwd.parents[: cwd.parents.index(project_root) + 1])
+    for folder in folders:
+        for name in _MYPY_CONFIG_NAMES:
+            candidate = folder / name
+            try:
+                data = candidate.read_bytes()
+            except OSError:
+                continue
+            if name.endswith(".ini") or b"mypy" in data:
+                return candidate
+    return None
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+def load_settings(
+    cwd: Path,
+    config: Path | None = None,
+    overrides: CliOverrides | None = None,
+) -> Settings:
+    """Find, read and validate the configuration, then apply command-line overrides."""
+    cwd = Path(os.path.abspath(cwd))
+    overrides = overrides if overrides is not None else CliOverrides()
+    found: tuple[Path, dict[str, object]] | None
+    if config is not None:
+        config_path = Path(os.path.abspath(cwd / config))
+        found = (config_path, _read_config_table(config_path, cwd, explicit=True) or {})
+    else:
+        found = find_config(cwd)
+    if found is None:
+        reader = _TableReader({}, file="", prefix="")
+        return _build_settings(reader, cwd, cwd, None, overrides)
+    config_path, table = found
+    prefix = "tool.loomlint" if config_path.name == PYPROJECT else ""
+    reader = _TableReader(table, file=_display(config_path, cwd), prefix=prefix)
+    return _build_settings(reader, config_path.parent, cwd, config_path, overrides)
+
+
+def find_config(cwd: Path) -> tuple[Path, dict[str, object]] | None:
+    """The nearest configuration at or above ``cwd``: its path and its loomlint table."""
+    for directory in (cwd, *cwd.parents):
+        dedicated = directory / LOOMLINT_TOML
+        if dedicated.is_file():
+            table = _read_config_table(dedicated, cwd, explicit=True)
+            assert table is not None
+            return dedicated, table
+        pyproject = directory / PYPROJECT
+        if pyproject.is_file():
+            table = _read_config_table(pyproject, cwd, explicit=False)
+            if table is not None:
+                return pyproject, table
+    return None
+
+
+def _read_config_table(path: Path, cwd: Path, *, explicit: bool) -> dict[str, object] | None:
+    """The loomlint table of ``path``; ``None`` for a pyproject.toml without one."""
+    display = _display(path, cwd)
+    data = _read_toml(path, display)
+    if path.name != PYPROJECT:
+        return data
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{display}: [tool] must be a table")
+    section = cast("dict[str, object]", tool).get("loomlint")
+    if section is None:
+        return {} if explicit else None
+    if not isinstance(section, dict):
+        raise ConfigError(f"{display}: [tool.loomlint] must be a table")
+    return cast("dict[str, object]", section)
+
+
+def _read_toml(path: Path, display: str) -> dict[str, object]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{display}: cannot read the file: {exc.strerror or exc}") from exc
+    raw = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{display}: invalid TOML: line {line} is not valid UTF-8 (byte 0x{raw[exc.start]:02x})"
+        ) from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{display}: invalid TOML: {exc}") from exc
+
+
+def _display(path: Path, cwd: Path) -> str:
+    try:
+        return path.relative_to(cwd).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+class _TableReader:
+    """Typed access to one configuration table, with errors that name file, table and key."""
+
+    def __init__(self, data: Mapping[str, object], *, file: str, prefix: str) -> None:
+        self.data = data
+        self.file = file
+        self.prefix = prefix
+
+    def label(self, subtable: str = "") -> str:
+        name = ".".join(part for part in (self.prefix, subtable) if part)
+        return f"{self.file}: [{name}] " if name else f"{self.file}: "
+
+    def error(self, key: str, problem: str, *, subtable: str = "") -> ConfigError:
+        return ConfigError(f"{self.label(subtable)}key '{key}': {problem}")
+
+    def reject_unknown_keys(self) -> None:
+        for key in self.data:
+            if key in CONFIG_KEYS:
+                continue
+            hint = _did_you_mean(key, CONFIG_KEYS)
+            raise ConfigError(f"{self.label()}unknown key '{key}' ({hint})")
+
+    def string_list(self, key: str) -> tuple[str, ...] | None:
+        if key not in self.data:
+            return None
+        value: object = self.data[key]
+        if not _is_string_list(value):
+            raise self.error(key, f"expected a list of strings, got {_describe(value)}")
+        return tuple(value)
+
+    def codes(self, key: str, known_codes: Sequence[str]) -> tuple[str, ...] | None:
+        selectors = self.string_list(key)
+        if selectors is None:
+            return None
+        _check_selectors(selectors, known_codes, lambda problem: self.error(key, problem))
+        return tuple(normalize_selector(s) for s in selectors)
+
+    def boolean(self, key: str) -> bool | None:
+        value = self.data.get(key)
+        if value is None or isinstance(value, bool):
+            return value
+        raise self.error(key, f"expected true or false, got {_describe(value)}")
+
+    def string(self, key: str) -> str | None:
+        value = self.data.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        raise self.error(key, f"expected a string, got {_describe(value)}")
+
+    def table(self, key: str) -> dict[str, object]:
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, f"expected a table, got {_describe(value)}")
+        return cast("dict[str, object]", value)
+
+
+def _is_string_list(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(
+        isinstance(item, str) for item in cast("list[object]", value)
+    )
+
+
+def _did_you_mean(key: str, known: Sequence[str]) -> str:
+    spelled = key.replace("_", "-").lower()
+    if spelled in known:
+        return f"did you mean '{spelled}'?"
+    close = difflib.get_close_matches(spelled, known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return f"known keys: {', '.join(known)}"
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, int):
+        return f"an integer ({value})"
+    if isinstance(value, float):
+        return f"a float ({value})"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list with a non-string item"
+    return f"a {type(value).__name__}"
+
+
+def _check_selectors(
+    selectors: Sequence[str],
+    known_codes: Sequence[str],
+    error: _ErrorFactory,
+) -> None:
+    unknown = unknown_selectors(selectors, known_codes)
+    if unknown:
+        noun = "rule code" if len(unknown) == 1 else "rule codes"
+        names = ", ".join(f"'{code}'" for code in unknown)
+        raise error(f"unknown {noun} {names} (known: {', '.join(known_codes)})")
+
+
+def _build_settings(
+    reader: _TableReader,
+    project_root: Path,
+    cwd: Path,
+    config_path: Path | None,
+    overrides: CliOverrides,
+) -> Settings:
+    reader.reject_unknown_keys()
+    catalog = load_catalog()
+    known_codes = sorted(catalog.rules)
+
+    file_select = reader.codes("select", known_codes)
+    file_ignore = reader.codes("ignore", known_codes) or ()
+    cli_select = _cli_codes("--select", overrides.select, known_codes)
+    cli_ignore = _cli_codes("--ignore", overrides.ignore, known_codes) or ()
+
+    report_unused = overrides.report_unused_suppressions
+    if report_unused is None:
+        # Selecting LML100 by its full code asks for it, as selecting RUF100 does in Ruff.
+        effective_select = cli_select if cli_select is not None else file_select
+        report_unused = bool(reader.boolean("report-unused-suppressions")) or (
+            UNUSED_SUPPRESSION_CODE in (effective_select or ())
+        )
+
+    layers = [SelectionLayer(select=file_select, ignore=file_ignore)]
+    if cli_select is not None or cli_ignore:
+        layers.append(SelectionLayer(select=cli_select, ignore=cli_ignore))
+    enabled = resolve_enabled_codes(known_codes, layers, report_unused_suppressions=report_unused)
+
+    available = dict(catalog.presets)
+    available.update(_user_spis(reader, catalog.presets))
+    if overrides.presets is not None:
+        presets = _resolve_presets(
+            overrides.presets, available, lambda p: ConfigError(f"--preset: {p}")
+        )
+    else:
+        names = reader.string_list("preset")
+        presets = _resolve_presets(
+            names if names is not None else DEFAULT_PRESETS,
+            available,
+            lambda p: reader.error("preset", p),
+        )
+
+    accessors = _qualified_names(reader, "accessors")
+    sanitizers = _qualified_names(reader, "sanitizers")
+    content_fields = _identifiers(reader, "content-fields")
+
+    types = _type_oracle(reader)
+    if overrides.no_types:
+        types = "none"
+
+    return Settings(
+        project_root=project_root,
+        config_path=config_path,
+        cwd=cwd,
+        select=_effective_select(file_select, cli_select),
+        ignore=frozenset((*file_ignore, *cli_ignore)),
+        enabled_codes=enabled,
+        per_file_ignores=_per_file_ignores(reader, known_codes),
+        exclude=_exclude(reader),
+        presets=presets,
+        spi=build_spi_model(
+            presets,
+            extra_accessors=accessors,
+            extra_sanitizers=sanitizers,
+            extra_content_fields=content_fields,
+        ),
+        accessors=accessors,
+        sanitizers=sanitizers,
+        content_fields=content_fields,
+        types=types,
+        mypy_config_file=_mypy_config_file(reader, project_root),
+        report_unused_suppressions=report_unused,
+    )
+
+
+def _effective_select(
+    file_select: tuple[str, ...] | None, cli_select: tuple[str, ...] | None
+) -> frozenset[str] | None:
+    chosen = cli_select if cli_select is not None else file_select
+    return frozenset(chosen) if chosen is not None else None
+
+
+def _cli_codes(
+    option: str, values: Sequence[str] | None, known_codes: Sequence[str]
+) -> tuple[str, ...] | None:
+    if values is None:
+        return None
+    _check_selectors(values, known_codes, lambda problem: ConfigError(f"{option}: {problem}"))
+    return tuple(normalize_selector(v) for v in values)
+
+
+def _user_spis(reader: _TableReader, packaged: Mapping[str, Preset]) -> dict[str, Preset]:
+    spis: dict[str, Preset] = {}
+    for name, table in reader.table("spi").items():
+        subtable = f"spi.{name}"
+        if not _SPI_NAME.fullmatch(name):
+            raise ConfigError(
+                f"{reader.label('spi')}'{name}' is not a valid SPI name "
+                "(letters, digits, '-' and '_', starting with a letter)"
+            )
+        if name in packaged:
+            raise ConfigError(
+                f"{reader.label(subtable)}the name '{name}' is taken by a built-in preset; "
+                "choose another"
+            )
+        if not isinstance(table, dict):
+            raise ConfigError(f"{reader.label(subtable)}expected a table, got {_describe(table)}")
+        data = cast("dict[str, object]", table)
+        declared = data.get("name", name)
+        if declared != name:
+            raise reader.error(
+                "name", f"must be '{name}' (the table's name) if given", subtable=subtable
+            )
+        try:
+            spis[name] = preset_from_mapping(
+                {**data, "name": name}, where=reader.label(subtable).rstrip()
+            )
+        except CatalogError as exc:
+            raise ConfigError(str(exc)) from exc
+    return spis
+
+
+def _resolve_presets(
+    names: Sequence[str],
+    available: Mapping[str, Preset],
+    error: _ErrorFactory,
+) -> tuple[Preset, ...]:
+    resolved: dict[str, Preset] = {}
+    for name in names:
+        preset = available.get(name)
+        if preset is None:
+            raise error(f"unknown preset '{name}' (available: {', '.join(sorted(available))})")
+        resolved.setdefault(name, preset)
+    return tuple(resolved.values())
+
+
+def _qualified_names(reader: _TableReader, key: str) -> tuple[str, ...]:
+    names = reader.string_list(key) or ()
+    for name in names:
+        parts = name.split(".")
+        if len(parts) < 2 or not all(part.isidentifier() for part in parts):
+            raise reader.error(
+                key,
+                f"'{name}' is not a qualified name "
+                "(expected 'package.module.function', e.g. 'myapp.text.text_of')",
+            )
+    return names
+
+
+def _identifiers(reader: _TableReader, key: str) -> tuple[str, ...]:
+    names = reader.string_list(key) or ()
+    for name in names:
+        if not name.isidentifier():
+            raise reader.error(key, f"'{name}' is not a valid Python identifier")
+    return names
+
+
+def _type_oracle(reader: _TableReader) -> TypeOracleName:
+    value = reader.string("types")
+    if value is None:
+        return "mypy"
+    if value not in _TYPE_ORACLES:
+        choices = ", ".join(f"'{choice}'" for choice in _TYPE_ORACLES)
+        raise reader.error("types", f"expected one of {choices}, got '{value}'")
+    return value
+
+
+def _mypy_config_file(reader: _TableReader, project_root: Path) -> Path | None:
+    value = reader.string("mypy-config-file")
+    if value is None:
+        return None
+    path = Path(os.path.normpath(project_root / Path(value).expanduser()))
+    if not path.is_file():
+        raise reader.error(
+            "mypy-config-file", f"no such file '{value}' (relative to {project_root})"
+        )
+    return path
+
+
+def _exclude(reader: _TableReader) -> tuple[str, ...]:
+    exclude = reader.string_list("exclude")
+    extend = reader.string_list("extend-exclude") or ()
+    for key, patterns in (("exclude", exclude or ()), ("extend-exclude", extend)):
+        bad = check_patterns(patterns)
+        if bad is not None:
+            raise reader.error(key, f"invalid pattern '{bad}'")
+    return (*(DEFAULT_EXCLUDE if exclude is None else exclude), *extend)
+
+
+def _per_file_ignores(
+    reader: _TableReader, known_codes: Sequence[str]
+) -> tuple[PerFileIgnore, ...]:
+    entries: list[PerFileIgnore] = []
+    for pattern, codes in reader.table("per-file-ignores").items():
+
+        def error(problem: str, pattern: str = pattern) -> ConfigError:
+            return reader.error(pattern, problem, subtable="per-file-ignores")
+
+        if not _is_string_list(codes):
+            raise error(f"expected a list of rule codes, got {_describe(codes)}")
+        selectors = codes
+        _check_selectors(selectors, known_codes, error)
+        if check_patterns([pattern.removeprefix("!")]) is not None:
+            raise error("invalid pattern")
+        entries.append(
+            PerFileIgnore(
+                pattern=pattern, codes=frozenset(normalize_selector(s) for s in selectors)
+            )
+        )
+    return tuple(entries)

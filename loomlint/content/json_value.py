@@ -1,0 +1,214 @@
+"""`JSONValue` and the one iterative walk that validates and copies it.
+
+The walk is iterative (an explicit stack), so no input depth can raise `RecursionError`, and
+it tracks the containers on the current path, so a cyclic value is reported, not looped on.
+Only the exact types `json.loads` produces are JSON here: a tuple, a `dict` subclass, a
+non-`str` key or a non-finite float is refused, since a provider would serialise them
+differently from what the guard checked (or not at all).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import TypeAlias, cast
+
+from typing_extensions import TypeIs
+
+__all__ = [
+    "JSONShapeError",
+    "JSONTooLargeError",
+    "JSONValue",
+    "describe",
+    "exact_dict",
+    "exact_list",
+    "validated_json",
+]
+
+JSONValue: TypeAlias = str | int | float | bool | list["JSONValue"] | dict[str, "JSONValue"] | None
+"""A JSON value as `json.loads` returns it."""
+
+_Key: TypeAlias = "str | int"
+
+
+class JSONShapeError(ValueError):
+    """A value is not JSON. ``path`` is a suffix such as ``.a[3]`` relative to the walked root."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path or '<root>'}: {reason}")
+
+
+class JSONTooLargeError(ValueError):
+    """A value has more nodes than the walk's cap."""
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+        super().__init__(f"more than {max_nodes} nodes")
+
+
+@dataclass(slots=True)
+class _Frame:
+    """One open container on the walk's stack; ``key`` is where it sits in its parent."""
+
+    key: _Key | None
+    source_id: int
+    items: list[tuple[_Key, object]]
+    next_index: int
+    target: list[JSONValue] | dict[str, JSONValue]
+
+
+def describe(value: object) -> str:
+    """A short, JSON-flavoured description of a value for error messages.
+
+    Never calls the value's own ``__repr__`` (only exact built-in types are shown), and never
+    prints a huge int (whose ``repr`` itself raises past Python's digit limit).
+    """
+    kind = type(value)
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str) and kind is str:
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, int) and kind is int:
+        return repr(value) if value.bit_length() <= 64 else f"a {value.bit_length()}-bit integer"
+    if isinstance(value, float) and kind is float:
+        return repr(value)
+    if kind is list:
+        return "an array"
+    if kind is dict:
+        return "an object"
+    return f"a {kind.__name__}"
+
+
+def _render_path(keys: list[_Key]) -> str:
+    parts: list[str] = []
+    for key in keys:
+        if isinstance(key, int):
+            parts.append(f"[{key}]")
+        elif key.isidentifier():
+            parts.append(f".{key}")
+        else:
+            parts.append(f"[{json.dumps(key)}]")
+    return "".join(parts)
+
+
+def _is_json_scalar(value: object) -> TypeIs[str | int | float | bool | None]:
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is bool:
+        return True
+    return isinstance(value, float) and kind is float and math.isfinite(value)
+
+
+def _scalar_problem(value: object) -> str:
+    """Why a non-container value is not a JSON scalar."""
+    if isinstance(value, float) and type(value) is float:
+        return f"expected a finite number, got {value!r}"
+    return f"expected a JSON value, got {describe(value)}"
+
+
+def _open(value: list[object] | dict[object, object], key: _Key | None) -> _Frame:
+    """Start copying a container that sits under ``key`` in its parent.
+
+    A bad object key raises `JSONShapeError` with an empty path; the walk adds the path only
+    then, since building it for every container would make a deep walk quadratic.
+    """
+    if isinstance(value, list):
+        return _Frame(key, id(value), list(enumerate(value)), 0, [])
+    items: list[tuple[_Key, object]] = []
+    for item_key, child in value.items():
+        if type(item_key) is not str:
+            raise JSONShapeError("", f"object key {describe(item_key)} is not a string")
+        items.append((item_key, child))
+    return _Frame(key, id(value), items, 0, {})
+
+
+def exact_dict(value: object) -> dict[object, object] | None:
+    """``value`` if it is exactly a ``dict``, else None.
+
+    Exact built-in types only, here and in `exact_list`: a subclass could run arbitrary code
+    on iteration or comparison, and raise something its caller promised never to raise.
+    """
+    if type(value) is dict:
+        return cast("dict[object, object]", value)
+    return None
+
+
+def exact_list(value: object) -> list[object] | None:
+    """``value`` if it is exactly a ``list``, else None."""
+    if type(value) is list:
+        return cast("list[object]", value)
+    return None
+
+
+def _as_container(value: object) -> list[object] | dict[object, object] | None:
+    listed = exact_list(value)
+    return listed if listed is not None else exact_dict(value)
+
+
+def validated_json(value: object, *, max_nodes: int | None = None) -> JSONValue:
+    """A deep copy of ``value`` checked to be JSON, walked iteratively.
+
+    Every value counts as one node (a container and each of its elements; object keys do not
+    count). Raises `JSONTooLargeError` as soon as the count passes ``max_nodes``, and
+    `JSONShapeError` (naming the path) for a value that is not JSON or a container that
+    contains itself. Never raises `RecursionError`, whatever the depth.
+    """
+    root = _as_container(value)
+    if root is None:
+        if _is_json_scalar(value):
+            return value
+        raise JSONShapeError("", _scalar_problem(value))
+    if max_nodes is not None and max_nodes < 1:
+        raise JSONTooLargeError(max_nodes)
+    nodes = 1
+    first = _open(root, None)
+    stack = [first]
+    on_path = {first.source_id}
+    while stack:
+        frame = stack[-1]
+        if frame.next_index == len(frame.items):
+            stack.pop()
+            on_path.discard(frame.source_id)
+            continue
+        key, child = frame.items[frame.next_index]
+        frame.next_index += 1
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            raise JSONTooLargeError(max_nodes)
+        container = _as_container(child)
+        if container is None:
+            if not _is_json_scalar(child):
+                raise JSONShapeError(_path_to(stack, key), _scalar_problem(child))
+            _attach(frame.target, key, child)
+            continue
+        if id(container) in on_path:
+            raise JSONShapeError(_path_to(stack, key), "cyclic: a container that contains itself")
+        try:
+            opened = _open(container, key)
+        except JSONShapeError as error:
+            raise JSONShapeError(_path_to(stack, key), error.reason) from None
+        _attach(frame.target, key, opened.target)
+        stack.append(opened)
+        on_path.add(opened.source_id)
+    return first.target
+
+
+def _keys_to(stack: list[_Frame], key: _Key) -> list[_Key]:
+    keys = [frame.key for frame in stack[1:] if frame.key is not None]
+    keys.append(key)
+    return keys
+
+
+def _path_to(stack: list[_Frame], key: _Key) -> str:
+    return _render_path(_keys_to(stack, key))
+
+
+def _attach(target: list[JSONValue] | dict[str, JSONValue], key: _Key, value: JSONValue) -> None:
+    if isinstance(target, list):
+        target.append(value)
+    elif isinstance(key, str):
+        target[key] = value

@@ -1,0 +1,58 @@
+"""What an analysis produces: diagnostics (with optional fixes), per file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text between two 1-based positions (end exclusive) with ``replacement``."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A safe rewrite of one finding: edits to the file, plus imports it needs."""
+
+    description: str
+    edits: tuple[Edit, ...]
+    # Qualified names (``module.name``) that must be importable by their last component.
+    imports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding. Lines and columns are 1-based; columns count characters, not bytes.
+
+    ``end_column`` is exclusive: the column just after the flagged expression's last character.
+    """
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    message: str
+    fix: Fix | None = None
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.code)
+
+
+@dataclass(slots=True)
+class FileResult:
+    """Everything the analysis of one file produced."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    # True when the file was checked without types although types were requested.
+    degraded: bool = False

@@ -1,0 +1,37 @@
+"""GitHub Actions workflow commands: one ``::error`` / ``::warning`` annotation per finding."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loomlint.diagnostics import Diagnostic
+from loomlint.output.levels import level_of
+
+
+def render_github(diagnostics: Sequence[Diagnostic]) -> str:
+    return "".join(f"{_annotation(d)}\n" for d in sorted(diagnostics, key=lambda d: d.sort_key))
+
+
+def _annotation(diagnostic: Diagnostic) -> str:
+    properties = ",".join(
+        f"{key}={escape_property(value)}"
+        for key, value in (
+            ("file", diagnostic.path),
+            ("line", str(diagnostic.line)),
+            ("col", str(diagnostic.column)),
+            ("endLine", str(diagnostic.end_line)),
+            ("endColumn", str(diagnostic.end_column)),
+            ("title", f"{diagnostic.code} {diagnostic.name}"),
+        )
+    )
+    return f"::{level_of(diagnostic.code)} {properties}::{escape_data(diagnostic.message)}"
+
+
+def escape_data(value: str) -> str:
+    """GitHub's escaping of a command's message (``%`` first, so escapes are not re-escaped)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """GitHub's escaping of a property value: the message's, plus ``:`` and ``,``."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")

@@ -1,0 +1,77 @@
+"""JSON: an array, sorted by path, line and column, of one object per finding.
+
+Each object has exactly ``path, line, column, end_line, end_column, code, name, message, fix``;
+``fix`` is null or ``{description, edits: [{line, column, end_line, end_column, replacement}],
+imports}``. Lines and columns are 1-based; ``end_column`` is exclusive.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from loomlint.diagnostics import Diagnostic, Fix
+
+
+def render_json(diagnostics: Sequence[Diagnostic]) -> str:
+    ordered = sorted(diagnostics, key=_order)
+    return json.dumps([diagnostic_to_json(d) for d in ordered], indent=2, ensure_ascii=False) + "\n"
+
+
+def _order(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (*diagnostic.sort_key, diagnostic.message)
+
+
+def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, object]:
+    return {
+        "path": diagnostic.path,
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "end_line": diagnostic.end_line,
+        "end_column": diagnostic.end_column,
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "message": diagnostic.message,
+        "fix": None if diagnostic.fix is None else _fix_to_json(diagnostic.fix),
+    }
+
+
+def _fix_to_json(fix: Fix) -> dict[str, object]:
+    return {
+        "description": fix.description,
+        "edits": [
+            {
+                "line": edit.line,
+                "column": edit.column,
+                "end_line": edit.end_line,
+                "end_column": edit.end_column,
+                "replacement": edit.replacement,
+            }
+            for edit in fix.edits
+        ],
+        "imports": list(fix.imports),
+    }
+
+
+def render_json_statistics(diagnostics: Sequence[Diagnostic]) -> str:
+    """``--statistics``: one object per code, most frequent first."""
+    counts: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        counts.setdefault(diagnostic.code, []).append(diagnostic)
+    rows = sorted(counts.items(), key=lambda item: (-len(item[1]), item[0]))
+    return (
+        json.dumps(
+            [
+                {
+                    "code": code,
+                    "name": group[0].name,
+                    "count": len(group),
+                    "fixable": sum(1 for d in group if d.fix is not None),
+                }
+                for code, group in rows
+            ],
+            indent=2,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )

@@ -1,0 +1,36 @@
+"""One entry point for every format, so each command renders reports the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from loomlint.diagnostics import Diagnostic
+from loomlint.output import OutputFormat
+from loomlint.output.github import render_github
+from loomlint.output.json import render_json, render_json_statistics
+from loomlint.output.sarif import render_sarif
+from loomlint.output.text import render_text
+
+# The formats that can show counts per code instead of findings.
+STATISTICS_FORMATS: tuple[OutputFormat, ...] = ("text", "json")
+
+
+def render_report(
+    output_format: OutputFormat,
+    diagnostics: Sequence[Diagnostic],
+    *,
+    source_root: Path,
+    cwd: Path,
+    statistics: bool = False,
+    quiet: bool = False,
+) -> str:
+    """The report in ``output_format``. ``statistics`` applies to text and json only;
+    ``quiet`` (no summary) to text only. SARIF URIs are relative to ``source_root``."""
+    if output_format == "json":
+        return render_json_statistics(diagnostics) if statistics else render_json(diagnostics)
+    if output_format == "sarif":
+        return render_sarif(diagnostics, source_root=source_root, cwd=cwd)
+    if output_format == "github":
+        return render_github(diagnostics)
+    return render_text(diagnostics, statistics=statistics, quiet=quiet)

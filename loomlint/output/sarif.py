@@ -1,0 +1,195 @@
+"""SARIF 2.1.0, as GitHub code scanning accepts it.
+
+Every catalog rule is described (help text and Markdown from the rule page, a docs link); each
+finding carries a ``%SRCROOT%``-relative location, a partial fingerprint that survives line
+shifts (path, code and the flagged line's text, plus an occurrence number), and its fix when
+there is one. Columns count Unicode code points, as loomlint's do, and the run says so.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from loomlint import __version__
+from loomlint.catalog import Rule, load_catalog
+from loomlint.diagnostics import Diagnostic, Fix
+from loomlint.docs import render_rule_page, rule_url
+from loomlint.output.levels import level_of
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+INFORMATION_URI = "https://github.com/loomlint/loomlint"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "loomlint/v1"
+
+# Reads a file's lines given its (cwd-relative or absolute) path; [] when it cannot.
+LineReader = Callable[[str], Sequence[str]]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_JsonObject = dict[str, object]
+
+
+def render_sarif(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    source_root: Path,
+    cwd: Path,
+    read_lines: LineReader | None = None,
+) -> str:
+    """The SARIF log of ``diagnostics``; URIs are relative to ``source_root``."""
+    log = build_sarif(diagnostics, source_root=source_root, cwd=cwd, read_lines=read_lines)
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def build_sarif(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    source_root: Path,
+    cwd: Path,
+    read_lines: LineReader | None = None,
+) -> _JsonObject:
+    reader = read_lines if read_lines is not None else _FileLines(cwd)
+    rules = [rule for _, rule in sorted(load_catalog().rules.items())]
+    rule_index = {rule.code: index for index, rule in enumerate(rules)}
+    occurrences: Counter[str] = Counter()
+    results: list[_JsonObject] = []
+    for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key):
+        location = _artifact_location(diagnostic.path, source_root, cwd)
+        lines = reader(diagnostic.path)
+        line_text = lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
+        # Keyed by the root-relative URI, so running from another folder keeps fingerprints.
+        fingerprint = finding_fingerprint(str(location["uri"]), diagnostic.code, line_text)
+        occurrences[fingerprint] += 1
+        result: _JsonObject = {
+            "ruleId": diagnostic.code,
+            "level": level_of(diagnostic.code),
+            "message": {"text": diagnostic.message},
+            "locations": [
+                {"physicalLocation": {"artifactLocation": location, "region": _region(diagnostic)}}
+            ],
+            "partialFingerprints": {FINGERPRINT_KEY: f"{fingerprint}:{occurrences[fingerprint]}"},
+        }
+        if diagnostic.code in rule_index:
+            result["ruleIndex"] = rule_index[diagnostic.code]
+        if diagnostic.fix is not None and diagnostic.fix.edits:
+            result["fixes"] = [_fix(diagnostic.fix, location)]
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA_URI,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "loomlint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule_descriptor(rule) for rule in rules],
+                    }
+                },
+                "originalUriBaseIds": {SRCROOT: {"uri": source_root.as_uri().rstrip("/") + "/"}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+def finding_fingerprint(path: str, code: str, line_text: str) -> str:
+    """A hash of the file, the code and the flagged line's text, not of the line number, so it
+    is stable when lines shift. ``path`` is the file's SARIF URI (relative to the source root).
+
+    Whitespace is collapsed, so re-indenting a block keeps its fingerprints.
+    """
+    normalized = " ".join(line_text.split())
+    digest = hashlib.sha256(f"{path}\0{code}\0{normalized}".encode())
+    return digest.hexdigest()[:32]
+
+
+def _rule_descriptor(rule: Rule) -> _JsonObject:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.what},
+        "help": {
+            "text": f"{rule.summary}\n\n{rule.what}\n\n{rule.why}",
+            "markdown": render_rule_page(rule),
+        },
+        "helpUri": rule_url(rule.code),
+        "defaultConfiguration": {"level": level_of(rule.code)},
+    }
+
+
+def _artifact_location(path: str, source_root: Path, cwd: Path) -> _JsonObject:
+    absolute = Path(os.path.normpath(cwd / path))
+    try:
+        relative = absolute.relative_to(source_root)
+    except ValueError:
+        return {"uri": absolute.as_uri()}
+    return {"uri": quote(relative.as_posix(), safe="/"), "uriBaseId": SRCROOT}
+
+
+def _region(diagnostic: Diagnostic) -> _JsonObject:
+    return {
+        "startLine": diagnostic.line,
+        "startColumn": diagnostic.column,
+        "endLine": diagnostic.end_line,
+        "endColumn": diagnostic.end_column,
+    }
+
+
+def _fix(fix: Fix, location: _JsonObject) -> _JsonObject:
+    description = fix.description
+    if fix.imports:
+        description += f" (adds an import of {', '.join(fix.imports)})"
+    return {
+        "description": {"text": description},
+        "artifactChanges": [
+            {
+                "artifactLocation": location,
+                "replacements": [
+                    {
+                        "deletedRegion": {
+                            "startLine": edit.line,
+                            "startColumn": edit.column,
+                            "endLine": edit.end_line,
+                            "endColumn": edit.end_column,
+                        },
+                        "insertedContent": {"text": edit.replacement},
+                    }
+                    for edit in fix.edits
+                ],
+            }
+        ],
+    }
+
+
+class _FileLines:
+    """Reads each file's lines once; unreadable files have none."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.read = functools.lru_cache(maxsize=256)(self._read)
+
+    def __call__(self, path: str) -> Sequence[str]:
+        return self.read(path)
+
+    def _read(self, path: str) -> tuple[str, ...]:
+        try:
+            data = (self.cwd / path).read_bytes()
+        except OSError:
+            return ()
+        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+        return tuple(_LINE_BREAK.split(text))

@@ -1,0 +1,57 @@
+"""Ruff-like text: ``path:line:col: CODE message`` lines, then a one-line summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from loomlint.diagnostics import Diagnostic
+
+FIXABLE_MARK = "[*]"
+
+
+def render_text(
+    diagnostics: Sequence[Diagnostic], *, statistics: bool = False, quiet: bool = False
+) -> str:
+    """The findings (or, with ``statistics``, a count per code) and, unless ``quiet``, a summary.
+
+    Fixable findings carry ``[*]`` before the message, as in Ruff.
+    """
+    ordered = sorted(diagnostics, key=lambda d: d.sort_key)
+    lines = _statistics_lines(ordered) if statistics else [_finding_line(d) for d in ordered]
+    if not quiet:
+        lines.append(summary_line(ordered))
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _finding_line(diagnostic: Diagnostic) -> str:
+    mark = f" {FIXABLE_MARK}" if diagnostic.fix is not None else ""
+    return (
+        f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: "
+        f"{diagnostic.code}{mark} {diagnostic.message}"
+    )
+
+
+def _statistics_lines(diagnostics: Sequence[Diagnostic]) -> list[str]:
+    counts = Counter(d.code for d in diagnostics)
+    names = {d.code: d.name for d in diagnostics}
+    fixable = {d.code for d in diagnostics if d.fix is not None}
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    count_width = max((len(str(count)) for _, count in rows), default=1)
+    code_width = max((len(code) for code, _ in rows), default=1)
+    return [
+        f"{count:>{count_width}}  {code:<{code_width}}  "
+        f"{FIXABLE_MARK if code in fixable else '[ ]'} {names[code]}"
+        for code, count in rows
+    ]
+
+
+def summary_line(diagnostics: Sequence[Diagnostic]) -> str:
+    if not diagnostics:
+        return "All checks passed."
+    total = len(diagnostics)
+    fixable = sum(1 for d in diagnostics if d.fix is not None)
+    noun = "finding" if total == 1 else "findings"
+    if fixable:
+        return f"Found {total} {noun} ({fixable} fixable with `loomlint fix`)."
+    return f"Found {total} {noun}."

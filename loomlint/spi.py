@@ -1,0 +1,131 @@
+"""The active SPI model: what content is, for this run, once presets and configuration merge.
+
+Both the LibCST pass and the mypy plugin decide "is this content?" and "is this call an
+accessor?" from one ``SpiModel``, built once from the selected presets plus the user's extra
+accessors, sanitizers and content fields.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from loomlint.catalog import Preset
+
+
+@dataclass(frozen=True)
+class QualifiedNames:
+    """A set of qualified names that also matches where a type checker says they are defined.
+
+    Presets name things by their public path (``loomlint.content.TextPart``); mypy reports the
+    defining module (``loomlint.content.parts.TextPart``). A name matches an entry when it is
+    the entry, or has the same last component inside the entry's package.
+    """
+
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> QualifiedNames:
+        return cls(frozenset(names))
+
+    def __contains__(self, fullname: object) -> bool:
+        if not isinstance(fullname, str):
+            return False
+        if fullname in self.names:
+            return True
+        module, _, short = fullname.rpartition(".")
+        return any(
+            module.startswith(package + ".") or module == package
+            for package in self._packages_by_short_name.get(short, ())
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.names))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __or__(self, other: QualifiedNames) -> QualifiedNames:
+        return QualifiedNames(self.names | other.names)
+
+    @property
+    def short_names(self) -> frozenset[str]:
+        return frozenset(name.rpartition(".")[2] for name in self.names)
+
+    @functools.cached_property
+    def _packages_by_short_name(self) -> dict[str, tuple[str, ...]]:
+        grouped: dict[str, list[str]] = {}
+        for name in self.names:
+            package, _, short = name.rpartition(".")
+            if package:
+                grouped.setdefault(short, []).append(package)
+        return {short: tuple(packages) for short, packages in grouped.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class SpiModel:
+    """Merged content knowledge of every selected preset and the user's configuration."""
+
+    preset_names: tuple[str, ...]
+    # Modules whose import marks a file as using one of the SPIs (syntactic mode evidence).
+    modules: tuple[str, ...]
+    content_fields: frozenset[str]
+    # Type aliases that mean content (``Content``): evidence when no type oracle answers.
+    content_types: QualifiedNames
+    message_types: QualifiedNames
+    part_types: QualifiedNames
+    # Callables whose argument position is sanctioned: accessors and sanitizers by full name.
+    accessors: QualifiedNames
+    narrowing: QualifiedNames
+    # Attributes or properties of a message that read content safely (msg.text).
+    attribute_accessors: frozenset[str]
+    # The accessor ``loomlint fix`` inserts, by qualified name (``module.function``).
+    fix_accessor: str | None
+
+    @property
+    def accessor_short_names(self) -> frozenset[str]:
+        """Accessors by their last name component, for code the pass cannot resolve."""
+        return (self.accessors | self.narrowing).short_names
+
+    def is_accessor(self, fullname: str) -> bool:
+        return fullname in self.accessors or fullname in self.narrowing
+
+    def part_type_matches(self, fullnames: Iterable[str]) -> bool:
+        """Whether any of ``fullnames`` (a type and its bases) is a declared part type."""
+        return any(name in self.part_types for name in fullnames)
+
+
+def build_spi_model(
+    presets: Sequence[Preset],
+    *,
+    extra_accessors: Sequence[str] = (),
+    extra_sanitizers: Sequence[str] = (),
+    extra_content_fields: Sequence[str] = (),
+) -> SpiModel:
+    """Merge presets (in order) with the user's extra names. The first preset's fix wins."""
+    fix_accessor = next((p.fix_accessor for p in presets if p.fix_accessor), None)
+    return SpiModel(
+        preset_names=tuple(p.name for p in presets),
+        modules=_ordered_union(p.modules for p in presets),
+        content_fields=frozenset(
+            _ordered_union([*(p.content_fields for p in presets), extra_content_fields])
+        ),
+        content_types=QualifiedNames.of(_ordered_union(p.content_types for p in presets)),
+        message_types=QualifiedNames.of(_ordered_union(p.message_types for p in presets)),
+        part_types=QualifiedNames.of(_ordered_union(p.part_types for p in presets)),
+        accessors=QualifiedNames.of(
+            _ordered_union([*(p.accessors for p in presets), extra_accessors, extra_sanitizers])
+        ),
+        narrowing=QualifiedNames.of(_ordered_union(p.narrowing for p in presets)),
+        attribute_accessors=frozenset(_ordered_union(p.attribute_accessors for p in presets)),
+        fix_accessor=fix_accessor,
+    )
+
+
+def _ordered_union(groups: Iterable[Sequence[str]]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for group in groups:
+        for name in group:
+            seen.setdefault(name, None)
+    return tuple(seen)

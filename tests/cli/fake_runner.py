@@ -1,0 +1,46 @@
+"""A stand-in for ``loomlint.runner.run_check``, so CLI tests need no analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from loomlint.config import Settings
+from loomlint.diagnostics import Diagnostic, FileResult
+
+
+@dataclass
+class FakeRunResult:
+    results: list[FileResult]
+    notes: list[str]
+
+
+@dataclass
+class FakeRunner:
+    """Stands in for ``loomlint.runner.run_check``: returns the diagnostics it is given."""
+
+    findings: list[Diagnostic] = field(default_factory=list[Diagnostic])
+    notes: list[str] = field(default_factory=list[str])
+    error: Exception | None = None
+    calls: list[tuple[list[str], Settings]] = field(
+        default_factory=list[tuple[list[str], Settings]]
+    )
+
+    def __call__(self, files: Sequence[Path | str], settings: Settings) -> FakeRunResult:
+        self.calls.append(([str(f) for f in files], settings))
+        if self.error is not None:
+            raise self.error
+        results = [
+            FileResult(path=str(f), diagnostics=[d for d in self.findings if d.path == str(f)])
+            for f in files
+        ]
+        return FakeRunResult(results=results, notes=list(self.notes))
+
+    @property
+    def settings(self) -> Settings:
+        return self.calls[-1][1]
+
+    @property
+    def files(self) -> list[str]:
+        return self.calls[-1][0]

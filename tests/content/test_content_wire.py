@@ -1,0 +1,317 @@
+"""to_json / from_json: the exact wire shapes, and from_json's field-path errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from loomlint.content import (
+    AudioPart,
+    ContentRef,
+    DataSource,
+    FilePart,
+    ImagePart,
+    JSONValue,
+    LlmMessage,
+    LlmMessageDict,
+    RefSource,
+    TextPart,
+    ToolResultPart,
+    ToolUsePart,
+    UntrustedOrigin,
+    from_json,
+    to_json,
+)
+
+EVERY_PART = LlmMessage(
+    role="user",
+    content=[
+        TextPart("hi"),
+        ImagePart("image/png", DataSource("QQ==")),
+        AudioPart("audio/wav", RefSource(ContentRef("sha256:ab", size=3)), UntrustedOrigin("web")),
+        FilePart("application/pdf", RefSource(ContentRef("sha256:cd")), name="a.pdf"),
+        ToolUsePart("call_1", "lookup", {"q": ["x", 1, 2.5, None, True]}),
+        ToolResultPart(
+            "call_1",
+            [TextPart("r"), FilePart("text/plain", DataSource(""), UntrustedOrigin("t"), "n")],
+            is_error=True,
+        ),
+        ToolResultPart("call_2", "plain"),
+    ],
+)
+
+EVERY_PART_JSON: LlmMessageDict = {
+    "role": "user",
+    "content": [
+        {"type": "text", "text": "hi"},
+        {"type": "image", "media_type": "image/png", "source": {"kind": "data", "data": "QQ=="}},
+        {
+            "type": "audio",
+            "media_type": "audio/wav",
+            "source": {"kind": "ref", "ref": {"address": "sha256:ab", "size": 3}},
+            "untrusted": {"origin": "web"},
+        },
+        {
+            "type": "file",
+            "media_type": "application/pdf",
+            "source": {"kind": "ref", "ref": {"address": "sha256:cd"}},
+            "name": "a.pdf",
+        },
+        {
+            "type": "tool_use",
+            "id": "call_1",
+            "name": "lookup",
+            "input": {"q": ["x", 1, 2.5, None, True]},
+        },
+        {
+            "type": "tool_result",
+            "tool_use_id": "call_1",
+            "content": [
+                {"type": "text", "text": "r"},
+                {
+                    "type": "file",
+                    "media_type": "text/plain",
+                    "source": {"kind": "data", "data": ""},
+                    "untrusted": {"origin": "t"},
+                    "name": "n",
+                },
+            ],
+            "is_error": True,
+        },
+        {"type": "tool_result", "tool_use_id": "call_2", "content": "plain"},
+    ],
+}
+
+
+def test_to_json_writes_the_exact_wire_shape() -> None:
+    assert to_json(EVERY_PART) == EVERY_PART_JSON
+
+
+def test_from_json_reads_it_back() -> None:
+    assert from_json(EVERY_PART_JSON) == EVERY_PART
+    assert from_json(json.loads(json.dumps(to_json(EVERY_PART)))) == EVERY_PART
+
+
+def test_string_content_stays_a_string() -> None:
+    assert to_json(LlmMessage("assistant", "hello")) == {"role": "assistant", "content": "hello"}
+    assert from_json({"role": "system", "content": ""}) == LlmMessage("system", "")
+
+
+def test_nothing_is_shared_between_a_message_and_its_wire_form() -> None:
+    data: dict[str, JSONValue] = {"q": [1]}
+    message = LlmMessage("assistant", [ToolUsePart("c", "f", data)])
+    wire: Any = to_json(message)
+    data["q"] = "changed"
+    assert wire["content"][0]["input"] == {"q": [1]}
+    source: Any = {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "c", "name": "f", "input": {"q": [1]}}],
+    }
+    read = from_json(source)
+    source["content"][0]["input"]["q"].append(2)
+    assert read == LlmMessage("assistant", [ToolUsePart("c", "f", {"q": [1]})])
+
+
+def test_to_json_refuses_a_non_json_tool_input_naming_the_path() -> None:
+    message = LlmMessage("assistant", [TextPart("x"), ToolUsePart("c", "f", {"a": (1,)})])  # type: ignore[dict-item]
+    with pytest.raises(
+        ValueError, match=r"^content\[1\]\.input\.a: expected a JSON value, got a tuple$"
+    ):
+        to_json(message)
+
+
+def _part(**fields: Any) -> dict[str, Any]:
+    return {
+        "role": "user",
+        "content": [{"type": "text", "text": "ok"}, {"type": "text", "text": "ok"}, fields],
+    }
+
+
+def _image(source: Any, **extra: Any) -> dict[str, Any]:
+    return _part(type="image", media_type="image/png", source=source, **extra)
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (
+            _image({"kind": "url", "url": "https://x"}),
+            "content[2].source.kind: expected 'ref' or 'data', got 'url'",
+        ),
+        (_image({"data": "QQ=="}), "content[2].source: missing key 'kind'"),
+        (_image({"kind": 5}), "content[2].source.kind: expected 'ref' or 'data', got 5"),
+        (_image({"kind": "data"}), "content[2].source: missing key 'data'"),
+        (_image({"kind": "data", "data": 5}), "content[2].source.data: expected a string, got 5"),
+        (_image({"kind": "data", "data": "", "x": 1}), "content[2].source: unexpected key 'x'"),
+        (
+            _image({"kind": "ref", "ref": "sha"}),
+            "content[2].source.ref: expected an object, got 'sha'",
+        ),
+        (
+            _image({"kind": "ref", "ref": {"address": "a", "size": True}}),
+            "content[2].source.ref.size: expected an integer, got true",
+        ),
+        (
+            _image({"kind": "ref", "ref": {"address": "a", "size": 1.0}}),
+            "content[2].source.ref.size: expected an integer, got 1.0",
+        ),
+        (
+            _image({"kind": "ref", "ref": {"address": "a", "size": None}}),
+            "content[2].source.ref.size: expected an integer, got null",
+        ),
+        (
+            _image({"kind": "ref", "ref": {"size": 1}}),
+            "content[2].source.ref: missing key 'address'",
+        ),
+        (
+            _image({"kind": "data", "data": ""}, untrusted="web"),
+            "content[2].untrusted: expected an object, got 'web'",
+        ),
+        (
+            _image({"kind": "data", "data": ""}, untrusted={"origin": None}),
+            "content[2].untrusted.origin: expected a string, got null",
+        ),
+        (_image({"kind": "data", "data": ""}, name="x.png"), "content[2]: unexpected key 'name'"),
+        (
+            _part(type="image", mediaType="image/png", source={"kind": "data", "data": ""}),
+            "content[2]: missing key 'media_type'",
+        ),
+        (
+            _part(
+                type="image",
+                media_type="image/png",
+                source={"kind": "data", "data": ""},
+                mediaType="x",
+            ),
+            "content[2]: unexpected key 'mediaType'",
+        ),
+        (
+            _part(type="video"),
+            "content[2].type: expected one of 'text', 'image', 'audio', 'file', 'tool_use' "
+            "or 'tool_result', got 'video'",
+        ),
+        (_part(text="hi"), "content[2]: missing key 'type'"),
+        (_part(type=None, text="hi"), "content[2].type: expected one of"),
+        (_part(type="text", text=["hi"]), "content[2].text: expected a string, got an array"),
+        (_part(type="text"), "content[2]: missing key 'text'"),
+        (_part(type="tool_use", id="c", name="f"), "content[2]: missing key 'input'"),
+        (
+            _part(type="tool_use", id="c", name="f", input={"x": float("nan")}),
+            "content[2].input.x: expected a finite number, got nan",
+        ),
+        (
+            _part(type="tool_use", id="c", name="f", input={"a b": [1, {2: 3}]}),
+            'content[2].input["a b"][1]: object key 2 is not a string',
+        ),
+        (
+            _part(type="tool_use", id=1, name="f", input=None),
+            "content[2].id: expected a string, got 1",
+        ),
+        (
+            _part(type="tool_result", tool_use_id="c", content="x", is_error="yes"),
+            "content[2].is_error: expected true or false, got 'yes'",
+        ),
+        (
+            _part(type="tool_result", tool_use_id="c", content=5),
+            "content[2].content: expected a string or an array of text and media parts, got 5",
+        ),
+        (
+            _part(
+                type="tool_result",
+                tool_use_id="c",
+                content=[{"type": "tool_use", "id": "c", "name": "f", "input": 1}],
+            ),
+            "content[2].content[0].type: expected one of 'text', 'image', 'audio' or 'file', "
+            "got 'tool_use'",
+        ),
+        (
+            _part(type="tool_result", tool_use_id="c", content=[{"type": "text", "text": 1}]),
+            "content[2].content[0].text: expected a string, got 1",
+        ),
+        (_part(type="tool_result", content="x"), "content[2]: missing key 'tool_use_id'"),
+        ([], "message: expected an object, got an array"),
+        (None, "message: expected an object, got null"),
+        ("hi", "message: expected an object, got 'hi'"),
+        ({"role": "user"}, "message: missing key 'content'"),
+        ({"content": "x"}, "message: missing key 'role'"),
+        ({"role": "user", "content": "x", "name": "bob"}, "message: unexpected key 'name'"),
+        (
+            {"role": "tool", "content": "x"},
+            "role: expected one of 'system', 'user' or 'assistant', got 'tool'",
+        ),
+        (
+            {"role": ["user"], "content": "x"},
+            "role: expected one of 'system', 'user' or 'assistant', got an array",
+        ),
+        ({"role": "user", "content": 5}, "content: expected a string or an array of parts, got 5"),
+        (
+            {"role": "user", "content": {"type": "text"}},
+            "content: expected a string or an array of parts, got an object",
+        ),
+        ({"role": "user", "content": [5]}, "content[0]: expected an object, got 5"),
+        ({"role": "user", 5: "x", "content": "x"}, "message: object key 5 is not a string"),
+        (
+            {"role": "user", "content": ("a",)},
+            "content: expected a string or an array of parts, got a tuple",
+        ),
+        (
+            {"role": "user", "content": [{"type": "text", "text": "x" * 100}, 10**400]},
+            "content[1]: expected an object, got a 1329-bit integer",
+        ),
+    ],
+)
+def test_from_json_names_the_field_path_and_the_reason(data: Any, error: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        from_json(data)
+    assert type(raised.value) is ValueError
+    assert str(raised.value).startswith(error), str(raised.value)
+
+
+def test_from_json_reads_a_very_deep_input_without_recursion_error() -> None:
+    value: JSONValue = 0
+    for _ in range(200_000):
+        value = [value]
+    message = from_json(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "c", "name": "f", "input": value}],
+        }
+    )
+    part = message.content[0]
+    assert isinstance(part, ToolUsePart)
+    depth, node = 0, part.input
+    while isinstance(node, list):
+        depth, node = depth + 1, node[0]
+    assert depth == 200_000
+
+
+def test_from_json_refuses_a_cyclic_input() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match=r"content\[0\]\.input\[0\]: cyclic"):
+        from_json(
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "c", "name": "f", "input": loop}],
+            }
+        )
+
+
+def test_from_json_refuses_dict_and_str_subclasses() -> None:
+    class Sneaky(dict[str, Any]):
+        def items(self) -> Any:
+            raise RuntimeError("boom")
+
+    with pytest.raises(ValueError, match=r"message: expected an object, got a Sneaky"):
+        from_json(Sneaky(role="user", content="x"))
+
+    class Str(str):
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("boom")
+
+        __hash__ = str.__hash__
+
+    with pytest.raises(ValueError, match=r"role: expected one of .* got a Str"):
+        from_json({"role": Str("user"), "content": "x"})
