@@ -2,15 +2,17 @@
 
 Exit codes a CI gate can trust: 0 no findings, 1 findings, 2 a usage or configuration error, a
 file that could not be analysed (LML901-LML903), or an internal error. Errors are printed as
-``error: <message>`` on stderr, with a traceback only under ``--debug``.
+``error: <message>`` on stderr, with a traceback only under ``--debug``. With ``--baseline`` or
+``--diff`` the exit code follows the findings that are reported, not the hidden ones.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import sys
 import traceback
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn, Protocol, cast
@@ -18,13 +20,25 @@ from typing import NoReturn, Protocol, cast
 import click
 
 from loomlint import __version__
+from loomlint.baseline import (
+    Baseline,
+    BaselineError,
+    FindingKeys,
+    build_baseline,
+    compare,
+    load_baseline,
+    write_baseline,
+)
 from loomlint.catalog import Rule, load_catalog
 from loomlint.config import CliOverrides, ConfigError, Settings, load_settings
 from loomlint.diagnostics import Diagnostic, FileResult
 from loomlint.discovery import DiscoveryError, discover_files
 from loomlint.docs import render_rule_page, rule_url
+from loomlint.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_changed
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
+from loomlint.output.text import render_text
+from loomlint.progress import ProgressDisplay
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -32,7 +46,7 @@ EXIT_ERROR = 2
 
 # A file that could not be analysed at all fails the gate like a usage error: its findings are
 # unknown. (LML904, checked without types, is an ordinary finding.)
-ANALYSIS_FAILURE_CODES = frozenset({"LML901", "LML902", "LML903"})
+ANALYSIS_FAILURE_CODES = frozenset({"LML901", "LML902", "LML903", "LML905"})
 
 
 class RunResult(Protocol):
@@ -45,8 +59,18 @@ class RunResult(Protocol):
     def notes(self) -> Sequence[str]: ...
 
 
+# Called as files finish: progress(done, total).
+ProgressCallback = Callable[[int, int], None]
+
+
 class RunCheck(Protocol):
-    def __call__(self, files: Sequence[Path | str], settings: Settings) -> RunResult: ...
+    def __call__(
+        self,
+        files: Sequence[Path | str],
+        settings: Settings,
+        *,
+        progress: ProgressCallback | None = None,
+    ) -> RunResult: ...
 
 
 class _Failure(Exception):
@@ -205,11 +229,39 @@ def _split_codes(
     "nothing (LML100).",
 )
 @click.option(
+    "--diff",
+    "diff_revision",
+    metavar="REV",
+    help="Report only findings on lines changed since the git revision REV (committed, staged "
+    "or not; files git does not track count as wholly changed), e.g. --diff origin/main.",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Report only findings that FILE (written by --write-baseline) does not record.",
+)
+@click.option(
+    "--write-baseline",
+    "write_baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Record every finding in FILE and exit 0 without a report; later runs with "
+    "--baseline FILE report only new findings.",
+)
+@click.option(
     "--statistics",
     is_flag=True,
-    help="Print the number of findings per code instead of the findings (text or json).",
+    help="Print the number of findings per code instead of the findings (text, json); with "
+    "sarif or github the report is unchanged and the counts go to stderr.",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no notes.")
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Print the findings only: no summary, no notes, no progress line.",
+)
 @click.option(
     "-o",
     "--output-file",
@@ -227,6 +279,9 @@ def check_command(
     no_types: bool,
     config_path: Path | None,
     report_unused_suppressions: bool | None,
+    diff_revision: str | None,
+    baseline_file: Path | None,
+    write_baseline_file: Path | None,
     statistics: bool,
     quiet: bool,
     output_file: Path | None,
@@ -238,7 +293,8 @@ def check_command(
     checked even when .gitignore lists them, but never when `exclude` does.
 
     Exit status: 0 no findings, 1 findings, 2 a usage or configuration error, a file that
-    could not be analysed (LML901-LML903), or an internal error.
+    could not be analysed (LML901-LML903), or an internal error. With --baseline or --diff,
+    only the findings reported count.
 
     \b
     Examples:
@@ -247,10 +303,14 @@ def check_command(
       loomlint check --no-types --format json
       loomlint check --format sarif --output-file loomlint.sarif
       loomlint check --format github          (in GitHub Actions)
+      loomlint check --write-baseline loomlint-baseline.json
+      loomlint check --baseline loomlint-baseline.json
+      loomlint check --diff origin/main
     """
     with _reporting_errors(debug):
-        if statistics and output_format not in STATISTICS_FORMATS:
-            raise _Failure("--statistics works with --format text or json")
+        _check_gate_options(
+            diff_revision, baseline_file, write_baseline_file, statistics, output_file
+        )
         overrides = CliOverrides(
             select=select or None,
             ignore=ignore,
@@ -267,13 +327,30 @@ def check_command(
             _stderr(f"warning: {warning}", quiet=quiet)
         if not discovery.files:
             _stderr("warning: no Python files found under the given paths", quiet=quiet)
+        # Both are read before the (long) run, so a bad revision or file fails at once.
+        changed = _changed_lines(diff_revision, settings, discovery.files)
+        baseline = _load_baseline(baseline_file)
         run_check = _load_runner()
-        run = run_check(list(discovery.files), settings)
+        with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
+            progress.start(len(discovery.files))
+            run = run_check(
+                list(discovery.files), settings, progress=progress if progress.enabled else None
+            )
         for note in dict.fromkeys(run.notes):
             _stderr(f"note: {note}", quiet=quiet)
         diagnostics = sorted(
             (d for result in run.results for d in result.diagnostics), key=lambda d: d.sort_key
         )
+        keys = FindingKeys(settings.project_root, settings.cwd)
+        if write_baseline_file is not None:
+            _record_baseline(write_baseline_file, diagnostics, keys, quiet=quiet)
+            raise SystemExit(EXIT_CLEAN)
+        if baseline is not None:
+            diagnostics = _hide_baselined(
+                diagnostics, baseline, keys, settings, discovery.files, baseline_file, quiet=quiet
+            )
+        if changed is not None:
+            diagnostics = _keep_changed(diagnostics, changed, settings, quiet=quiet)
         report = render_report(
             output_format,
             diagnostics,
@@ -283,7 +360,130 @@ def check_command(
             quiet=quiet,
         )
         _write(report, output_file)
+        if statistics and output_format not in STATISTICS_FORMATS:
+            # The report is for a machine and stays whole; the counts are for the person.
+            click.echo(render_text(diagnostics, statistics=True, quiet=quiet), err=True, nl=False)
     raise SystemExit(exit_code(diagnostics))
+
+
+def _check_gate_options(
+    diff_revision: str | None,
+    baseline_file: Path | None,
+    write_baseline_file: Path | None,
+    statistics: bool,
+    output_file: Path | None,
+) -> None:
+    if write_baseline_file is None:
+        return
+    for given, option in (
+        (baseline_file is not None, "--baseline"),
+        (diff_revision is not None, "--diff"),
+        (statistics, "--statistics"),
+        (output_file is not None, "--output-file"),
+    ):
+        if given:
+            raise _Failure(
+                f"--write-baseline records every finding and writes no report; "
+                f"it cannot be combined with {option}"
+            )
+
+
+def _changed_lines(
+    revision: str | None, settings: Settings, files: Sequence[str]
+) -> ChangedLines | None:
+    if revision is None:
+        return None
+    try:
+        return changed_lines(revision, settings.cwd, files)
+    except GitDiffError as exc:
+        raise _Failure(str(exc)) from exc
+
+
+def _load_baseline(path: Path | None) -> Baseline | None:
+    if path is None:
+        return None
+    try:
+        return load_baseline(path)
+    except BaselineError as exc:
+        raise _Failure(str(exc)) from exc
+
+
+def _record_baseline(
+    path: Path, diagnostics: Sequence[Diagnostic], keys: FindingKeys, *, quiet: bool
+) -> None:
+    try:
+        write_baseline(path, build_baseline(diagnostics, keys))
+    except BaselineError as exc:
+        raise _Failure(str(exc)) from exc
+    failed = [d for d in diagnostics if d.code in ANALYSIS_FAILURE_CODES]
+    if failed:
+        files = len({d.path for d in failed})
+        codes = ", ".join(sorted({d.code for d in failed}))
+        _stderr(
+            f"warning: {_count(files, 'file')} could not be analysed ({codes}); the baseline "
+            "records the failure, not the findings such a file may hold",
+            quiet=quiet,
+        )
+    _stderr(
+        f"Wrote {_count(len(diagnostics), 'finding')} in "
+        f"{_count(len({d.path for d in diagnostics}), 'file')} "
+        f"to the baseline '{path}'.",
+        quiet=quiet,
+    )
+
+
+def _hide_baselined(
+    diagnostics: Sequence[Diagnostic],
+    baseline: Baseline,
+    keys: FindingKeys,
+    settings: Settings,
+    files: Sequence[str],
+    baseline_file: Path | None,
+    *,
+    quiet: bool,
+) -> list[Diagnostic]:
+    match = compare(diagnostics, baseline, keys)
+    if match.known:
+        _stderr(
+            f"note: {_count(match.known, 'finding')} recorded in the baseline "
+            f"{'is' if match.known == 1 else 'are'} not shown",
+            quiet=quiet,
+        )
+    # Recorded findings of files checked now, under codes enabled now, that did not occur:
+    # fixed. (A file or code left out of this run says nothing about its findings.)
+    checked = {keys.path_of(path) for path in files}
+    gone = sum(
+        count
+        for key, count in match.unmatched.items()
+        if key.path in checked
+        and settings.is_code_enabled(key.code, str(settings.project_root / key.path))
+    )
+    if gone:
+        _stderr(
+            f"note: {_count(gone, 'finding')} recorded in the baseline no longer "
+            f"{'occurs' if gone == 1 else 'occur'}; `loomlint check --write-baseline "
+            f"{baseline_file}` records the current findings",
+            quiet=quiet,
+        )
+    return match.new
+
+
+def _keep_changed(
+    diagnostics: Sequence[Diagnostic], changed: ChangedLines, settings: Settings, *, quiet: bool
+) -> list[Diagnostic]:
+    kept = keep_changed(diagnostics, changed, settings.cwd)
+    hidden = len(diagnostics) - len(kept)
+    if hidden:
+        _stderr(
+            f"note: {_count(hidden, 'finding')} outside the lines changed since "
+            f"{changed.revision} {'is' if hidden == 1 else 'are'} not shown",
+            quiet=quiet,
+        )
+    return kept
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def exit_code(diagnostics: Sequence[Diagnostic]) -> int:

@@ -994,13 +994,56 @@ def _parse_name(dotted: str) -> cst.BaseExpression:
 
 
 def _class_field_annotation(cls: cst.ClassDef, fields: frozenset[str]) -> cst.BaseExpression | None:
+    """The declared type of a content field in a class of this module.
+
+    A class-level annotation (``content: str``), or else the annotation of the parameter
+    that a method stores into ``self.content``.
+    """
     for statement in _suite_body(cls.body):
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if (
-                    isinstance(small, cst.AnnAssign)
-                    and isinstance(small.target, cst.Name)
-                    and small.target.value in fields
-                ):
-                    return small.annotation.annotation
+        for small in _small_statements(statement):
+            if (
+                isinstance(small, cst.AnnAssign)
+                and isinstance(small.target, cst.Name)
+                and small.target.value in fields
+            ):
+                return small.annotation.annotation
+    for statement in _suite_body(cls.body):
+        if isinstance(statement, cst.FunctionDef):
+            found = _stored_field_annotation(statement, fields)
+            if found is not None:
+                return found
     return None
+
+
+def _stored_field_annotation(
+    method: cst.FunctionDef, fields: frozenset[str]
+) -> cst.BaseExpression | None:
+    params = {p.name.value: p for p in _all_params(method.params)}
+    for statement in _suite_body(method.body):
+        for small in _small_statements(statement):
+            if isinstance(small, cst.AnnAssign) and _is_self_field(small.target, fields):
+                return small.annotation.annotation
+            if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Name):
+                continue
+            if any(_is_self_field(t.target, fields) for t in small.targets):
+                param = params.get(small.value.value)
+                if param is not None and param.annotation is not None:
+                    return param.annotation.annotation
+    return None
+
+
+def _is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
+    return (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+        and target.attr.value in fields
+    )
+
+
+def _small_statements(
+    statement: cst.BaseStatement | cst.BaseSmallStatement,
+) -> Sequence[cst.BaseSmallStatement]:
+    if isinstance(statement, cst.SimpleStatementLine):
+        return statement.body
+    return []

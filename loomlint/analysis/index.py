@@ -35,6 +35,7 @@ class ModuleIndex:
         default_factory=dict[cst.BaseExpression, NodeKey]
     )
     functions: list[cst.FunctionDef] = field(default_factory=list[cst.FunctionDef])
+    statements: list[cst.BaseStatement] = field(default_factory=list[cst.BaseStatement])
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(node)
@@ -97,18 +98,24 @@ class _IndexVisitor(cst.CSTVisitor):
         hides = isinstance(node, (cst.Annotation, cst.Import, cst.ImportFrom, cst.TypeParameters))
         if hides:
             self._hidden += 1
+        if isinstance(node, cst.BaseStatement):
+            self.index.statements.append(node)
         if isinstance(node, cst.Import):
             record_import(self.index.names, node)
         elif isinstance(node, cst.ImportFrom):
             record_import_from(self.index.names, node)
         elif isinstance(node, cst.FunctionDef):
-            record_function(self.index.names, node)
+            if self._at_module_level():
+                record_function(self.index.names, node)
             self.index.functions.append(node)
-        elif isinstance(node, cst.ClassDef):
+        elif isinstance(node, cst.ClassDef) and self._at_module_level():
             record_class(self.index.names, node)
-        elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
-            if not any(isinstance(n, (cst.FunctionDef, cst.ClassDef)) for n in self._stack):
-                self.index.names.assigned.add(node.target.value)
+        elif (
+            isinstance(node, cst.AssignTarget)
+            and isinstance(node.target, cst.Name)
+            and self._at_module_level()
+        ):
+            self.index.names.assigned.add(node.target.value)
         if not self._hidden and isinstance(node, cst.BaseExpression):
             self._record_family(node)
         return True
@@ -119,6 +126,10 @@ class _IndexVisitor(cst.CSTVisitor):
             original_node, (cst.Annotation, cst.Import, cst.ImportFrom, cst.TypeParameters)
         ):
             self._hidden -= 1
+
+    def _at_module_level(self) -> bool:
+        # The stack holds the node being visited last; its ancestors decide.
+        return not any(isinstance(n, (cst.FunctionDef, cst.ClassDef)) for n in self._stack[:-1])
 
     def _record_family(self, node: cst.BaseExpression) -> None:
         family = family_of(node)

@@ -16,6 +16,7 @@ The trees are then walked once (``FactCollector``) and reduced to picklable ``Fi
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -95,7 +96,9 @@ _INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PA
 _TRACKED_OPS = frozenset({"+", "%", "and", "or"})
 # mypy lowers f"{x!r:>4}" to "{!r:{}}".format(x, ">4"), and joins the pieces with "".join.
 _FSTRING_FORMAT = re.compile(r"\{(![rsa])?:\{\}\}")
-_INTERNAL_ERROR = re.compile(r"^(?P<path>.+?):(?:\d+:)? error: INTERNAL ERROR", re.MULTILINE)
+_INTERNAL_ERROR = re.compile(
+    r"^(?P<path>.+?):(?:(?P<line>\d+):)? error: INTERNAL ERROR", re.MULTILINE
+)
 _MAX_CRASH_RETRIES = 3
 
 
@@ -163,9 +166,11 @@ class MypyOracle:
         _keep_target_trees(options, [t.module for t in targets])
         options.export_types = True
         try:
-            built = build.build(
-                targets, options, stdout=output, stderr=output, flush_errors=_discard_errors
-            )
+            # mypy reports an internal error on sys.stderr whatever streams it was given.
+            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+                built = build.build(
+                    targets, options, stdout=output, stderr=output, flush_errors=_discard_errors
+                )
         except CompileError as exc:
             raise _blocking_error(exc.messages, by_abspath) from None
         except SystemExit:
@@ -228,8 +233,9 @@ def _crash_from_output(output: str, targets: dict[str, SourceFile], trace: str =
     for match in _INTERNAL_ERROR.finditer(output):
         abspath = os.path.abspath(match.group("path"))
         if abspath in targets:
-            detail = trace or _first_lines(output[match.start() :], 1)
-            return _TargetCrash(abspath, f"mypy crashed on this file ({detail})")
+            where = f" at line {match.group('line')}" if match.group("line") else ""
+            detail = f": {trace}" if trace else ""
+            return _TargetCrash(abspath, f"mypy crashed with an internal error{where}{detail}")
     return OracleUnavailable("mypy crashed: " + _first_lines(trace or output))
 
 
@@ -321,7 +327,16 @@ class FactCollector:
         verdict = self._verdicts.get(node_id)
         partner = self._partners.get(node_id)
         origin = node_id in self._field_origins
-        if kind not in _INTERESTING and not origin and verdict is None and partner is None:
+        # Names typed Any are kept: a value read from content through getattr() or a cast to
+        # Any is still content, which the syntactic flow knows and mypy no longer does.
+        keep_any = kind is ContentKind.ANY and isinstance(node, NameExpr)
+        if (
+            kind not in _INTERESTING
+            and not keep_any
+            and not origin
+            and verdict is None
+            and partner is None
+        ):
             return None
         typ = self._types.get(node)
         return ExprFact(
@@ -410,10 +425,9 @@ class FactCollector:
             self._note_return(o, function)
         elif isinstance(o, AssignmentStmt):
             self._note_assignment(o)
-        elif isinstance(o, OperatorAssignmentStmt):
-            if o.op == "+":
-                self._note_partners(o.rvalue, o.lvalue)
-                self._note_partners(o.lvalue, o.rvalue)
+        elif isinstance(o, OperatorAssignmentStmt) and o.op == "+":
+            self._note_partners(o.rvalue, o.lvalue)
+            self._note_partners(o.lvalue, o.rvalue)
         for block in _blocks_of(o):
             self._visit_statements(block.body, function)
 

@@ -8,13 +8,10 @@ there is one. Columns count Unicode code points, as loomlint's do, and the run s
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 import os
-import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -22,6 +19,7 @@ from loomlint import __version__
 from loomlint.catalog import Rule, load_catalog
 from loomlint.diagnostics import Diagnostic, Fix
 from loomlint.docs import render_rule_page, rule_url
+from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
 from loomlint.output.levels import level_of
 
 SARIF_VERSION = "2.1.0"
@@ -32,10 +30,18 @@ INFORMATION_URI = "https://github.com/loomlint/loomlint"
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "loomlint/v1"
 
-# Reads a file's lines given its (cwd-relative or absolute) path; [] when it cannot.
-LineReader = Callable[[str], Sequence[str]]
+__all__ = [
+    "FINGERPRINT_KEY",
+    "INFORMATION_URI",
+    "SARIF_SCHEMA_URI",
+    "SARIF_VERSION",
+    "SRCROOT",
+    "LineReader",
+    "build_sarif",
+    "finding_fingerprint",
+    "render_sarif",
+]
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _JsonObject = dict[str, object]
 
 
@@ -58,15 +64,14 @@ def build_sarif(
     cwd: Path,
     read_lines: LineReader | None = None,
 ) -> _JsonObject:
-    reader = read_lines if read_lines is not None else _FileLines(cwd)
+    reader = read_lines if read_lines is not None else SourceLines(cwd)
     rules = [rule for _, rule in sorted(load_catalog().rules.items())]
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     occurrences: Counter[str] = Counter()
     results: list[_JsonObject] = []
     for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key):
         location = _artifact_location(diagnostic.path, source_root, cwd)
-        lines = reader(diagnostic.path)
-        line_text = lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
+        line_text = line_at(reader(diagnostic.path), diagnostic.line)
         # Keyed by the root-relative URI, so running from another folder keeps fingerprints.
         fingerprint = finding_fingerprint(str(location["uri"]), diagnostic.code, line_text)
         occurrences[fingerprint] += 1
@@ -104,17 +109,6 @@ def build_sarif(
             }
         ],
     }
-
-
-def finding_fingerprint(path: str, code: str, line_text: str) -> str:
-    """A hash of the file, the code and the flagged line's text, not of the line number, so it
-    is stable when lines shift. ``path`` is the file's SARIF URI (relative to the source root).
-
-    Whitespace is collapsed, so re-indenting a block keeps its fingerprints.
-    """
-    normalized = " ".join(line_text.split())
-    digest = hashlib.sha256(f"{path}\0{code}\0{normalized}".encode())
-    return digest.hexdigest()[:32]
 
 
 def _rule_descriptor(rule: Rule) -> _JsonObject:
@@ -174,22 +168,3 @@ def _fix(fix: Fix, location: _JsonObject) -> _JsonObject:
             }
         ],
     }
-
-
-class _FileLines:
-    """Reads each file's lines once; unreadable files have none."""
-
-    def __init__(self, cwd: Path) -> None:
-        self.cwd = cwd
-        self.read = functools.lru_cache(maxsize=256)(self._read)
-
-    def __call__(self, path: str) -> Sequence[str]:
-        return self.read(path)
-
-    def _read(self, path: str) -> tuple[str, ...]:
-        try:
-            data = (self.cwd / path).read_bytes()
-        except OSError:
-            return ()
-        text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-        return tuple(_LINE_BREAK.split(text))

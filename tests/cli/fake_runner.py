@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,15 +26,27 @@ class FakeRunner:
     calls: list[tuple[list[str], Settings]] = field(
         default_factory=list[tuple[list[str], Settings]]
     )
+    # Whether each call was given a progress callback.
+    progress_given: list[bool] = field(default_factory=list[bool])
 
-    def __call__(self, files: Sequence[Path | str], settings: Settings) -> FakeRunResult:
+    def __call__(
+        self,
+        files: Sequence[Path | str],
+        settings: Settings,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> FakeRunResult:
         self.calls.append(([str(f) for f in files], settings))
+        self.progress_given.append(progress is not None)
         if self.error is not None:
             raise self.error
         results = [
             FileResult(path=str(f), diagnostics=[d for d in self.findings if d.path == str(f)])
             for f in files
         ]
+        if progress is not None:
+            for done in range(1, len(files) + 1):
+                progress(done, len(files))
         return FakeRunResult(results=results, notes=list(self.notes))
 
     @property

@@ -68,7 +68,7 @@ def test_findings_exit_1(project: Project, fake_runner: FakeRunner) -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "status"), [("LML901", 2), ("LML902", 2), ("LML903", 2), ("LML904", 1)]
+    ("code", "status"), [("LML901", 2), ("LML902", 2), ("LML903", 2), ("LML904", 1), ("LML905", 2)]
 )
 def test_analysis_failures_exit_2(
     project: Project, fake_runner: FakeRunner, code: str, status: int
@@ -148,10 +148,17 @@ def test_statistics(project: Project, fake_runner: FakeRunner) -> None:
         "count": 2,
         "fixable": 2,
     }
-    assert check("--statistics", "--format", "sarif") == (
-        2,
-        "",
-        "error: --statistics works with --format text or json\n",
+    # A machine format stays whole on stdout; the counts go to stderr.
+    for output_format in ("sarif", "github"):
+        exit_code, stdout, stderr = check("--statistics", "--format", output_format)
+        assert (exit_code, stdout) == check("--format", output_format)[:2]
+        assert stderr == (
+            "2  LML003  [*] content-coercion\n"
+            "1  LML001  [ ] unsafe-content-use\n"
+            "Found 3 findings (2 fixable with `loomlint fix`).\n"
+        )
+    assert check("--statistics", "--format", "github", "--quiet")[2] == (
+        "2  LML003  [*] content-coercion\n1  LML001  [ ] unsafe-content-use\n"
     )
 
 
@@ -219,7 +226,7 @@ def test_select_ignore_preset_types_overrides(project: Project, fake_runner: Fak
     assert check("--no-types", "--preset", "loom", "--report-unused-suppressions")[0] == 0
     settings = fake_runner.settings
     assert (settings.types, settings.report_unused_suppressions) == ("none", True)
-    assert settings.enabled_codes == {"LML001", "LML100", "LML901", "LML902", "LML903", "LML904"}
+    assert settings.enabled_codes == {"LML001", "LML100", "LML901", "LML902", "LML903", "LML904", "LML905"}
     check()
     assert fake_runner.settings.report_unused_suppressions is False
 
@@ -237,7 +244,7 @@ def test_config_option(project: Project, fake_runner: FakeRunner) -> None:
             ["--select", "LML999"],
             [],
             "error: --select: unknown rule code 'LML999' (known: LML001, "
-            "LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904)\n",
+            "LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904, LML905)\n",
         ),
         (
             ["--preset", "langchan"],

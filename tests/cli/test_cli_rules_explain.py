@@ -24,6 +24,7 @@ LML901  syntax-error         no       The file could not be parsed, so it was no
 LML902  undecodable-source   no       The file's bytes could not be decoded as Python source, so it was not checked.
 LML903  too-deeply-nested    no       The file is nested too deeply for the parser or the analysis, so it was not checked.
 LML904  types-unavailable    no       The type oracle (mypy) failed on this file; it was checked without types.
+LML905  internal-error       no       loomlint itself failed on this file; the other files were still checked.
 """  # noqa: E501
 
 
@@ -68,7 +69,7 @@ def test_explain_unknown_code() -> None:
     assert result.stdout == ""
     assert result.stderr == (
         "error: unknown rule code 'LML999' (known: LML001, LML002, LML003, LML004, LML100, "
-        "LML901, LML902, LML903, LML904)\n"
+        "LML901, LML902, LML903, LML904, LML905)\n"
     )
 
 

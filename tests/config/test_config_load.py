@@ -14,7 +14,7 @@ WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]
 
 RULES = {"LML001", "LML002", "LML003", "LML004"}
-ANALYSIS = {"LML901", "LML902", "LML903", "LML904"}
+ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
 
 
 def test_no_configuration_gives_defaults(load: Load, tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_command_line_overrides(write_pyproject: WriteConfig, load: Load) -> Non
     )
     assert settings.select == frozenset({"LML003", "LML004"})
     assert settings.ignore == frozenset({"LML903", "LML004"})
-    assert settings.enabled_codes == {"LML003", "LML100", "LML901", "LML902", "LML904"}
+    assert settings.enabled_codes == {"LML003", "LML100", "LML901", "LML902", "LML904", "LML905"}
     assert settings.types == "none"
     assert settings.report_unused_suppressions is True
 

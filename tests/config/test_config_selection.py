@@ -12,7 +12,7 @@ from loomlint.config import Settings
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]
 
-ANALYSIS = {"LML901", "LML902", "LML903", "LML904"}
+ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
 
 
 @pytest.mark.parametrize(

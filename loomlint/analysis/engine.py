@@ -1,0 +1,369 @@
+"""One file: bytes -> parse -> one metadata wrapper -> flow -> positions -> rules -> diagnostics.
+
+``analyze_source`` never raises for bad input: a file it cannot decode, parse or walk becomes an
+LML9xx diagnostic. It does no I/O. Run it on a thread with a deep stack (``deep_stack``):
+LibCST's parser and visitors recurse once per nesting level.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from loomlint.analysis.flow import FlowAnalysis, Origin, Value
+from loomlint.analysis.index import ModuleIndex, build_index
+from loomlint.analysis.sinks import FixPlan, PositionClassifier
+from loomlint.analysis.typefacts import ContentKind, FileTypes
+from loomlint.analysis.typeview import TypeView
+from loomlint.catalog import Catalog, load_catalog
+from loomlint.checks import ALL_RULES, ContentFinding
+from loomlint.config import Settings
+from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix
+from loomlint.suppress import apply_suppressions, parse_suppressions
+
+T = TypeVar("T")
+
+# Deep enough for thousands of nesting levels in LibCST's parser and visitors.
+_DEEP_STACK_BYTES = 1024 * 1024 * 1024
+_DEEP_RECURSION_LIMIT = 200_000
+_DEPTH_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too complex")
+
+
+def deep_stack(work: Callable[[], T]) -> T:
+    """Run ``work`` on a thread with a large stack and a raised recursion limit."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # re-raised on the calling thread
+            failure.append(exc)
+
+    previous_limit = sys.getrecursionlimit()
+    previous_size = threading.stack_size()
+    sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
+    threading.stack_size(_DEEP_STACK_BYTES)
+    try:
+        thread = threading.Thread(target=target, name="loomlint-analysis")
+        thread.start()
+    finally:
+        threading.stack_size(previous_size)
+    thread.join()
+    sys.setrecursionlimit(previous_limit)
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+class _Unanalysable(Exception):
+    """The file cannot be analysed; carries the LML9xx diagnostic to report instead."""
+
+    def __init__(self, code: str, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def analyze_source(
+    path: str,
+    source: bytes,
+    settings: Settings,
+    types: FileTypes | None = None,
+    *,
+    types_failure: str | None = None,
+) -> FileResult:
+    """Analyse one file. ``types_failure`` says why types were requested but are missing."""
+    catalog = load_catalog()
+    result = FileResult(path=path, degraded=types_failure is not None)
+    diagnostics: list[Diagnostic] = []
+    text = ""
+    statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
+    try:
+        module = _parse(source)
+        text = module.code
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+        index = build_index(module, positions)
+        statement_range = _statement_ranges(index, positions)
+        diagnostics.extend(_check(path, module, index, positions, settings, catalog, types))
+    except _Unanalysable as problem:
+        diagnostics.append(_analysis_diagnostic(catalog, path, problem))
+    except RecursionError:
+        diagnostics.append(
+            _analysis_diagnostic(
+                catalog,
+                path,
+                _Unanalysable("LML903", "the file is nested too deeply to analyse"),
+            )
+        )
+    if types_failure is not None:
+        diagnostics.append(
+            _analysis_diagnostic(
+                catalog,
+                path,
+                _Unanalysable(
+                    "LML904",
+                    f"types unavailable: {types_failure}; checked without types, "
+                    "so precision is reduced",
+                ),
+            )
+        )
+    enabled = [d for d in diagnostics if settings.is_code_enabled(d.code, path)]
+    result.diagnostics = apply_suppressions(
+        enabled,
+        parse_suppressions(text) if text else [],
+        statement_range,
+        report_unused=settings.report_unused_suppressions,
+        path=path,
+        is_enabled=lambda code: settings.is_code_enabled(code, path),
+    )
+    result.diagnostics.sort(key=lambda d: d.sort_key)
+    return result
+
+
+def _parse(source: bytes) -> cst.Module:
+    """Parse, after CPython's own compiler rules out nesting the native parser cannot take.
+
+    CPython's verdict on other syntax errors is kept for the message (it says where and why
+    more precisely), but LibCST decides: it accepts syntax newer than the running Python.
+    """
+    cpython_error: SyntaxError | None = None
+    try:
+        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        if any(reason in str(exc.msg) for reason in _DEPTH_ERRORS):
+            raise _Unanalysable(
+                "LML903", f"the file is nested too deeply to parse ({exc.msg})", exc.lineno or 1
+            ) from None
+        cpython_error = exc
+    except (RecursionError, MemoryError):
+        raise _Unanalysable("LML903", "the file is nested too deeply to parse") from None
+    except ValueError:
+        pass  # null bytes: LibCST reports them below
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        if cpython_error is not None and not isinstance(cpython_error, UnicodeError):
+            raise _Unanalysable(
+                "LML901",
+                f"syntax error: {cpython_error.msg}; the file was not checked",
+                cpython_error.lineno or 1,
+                cpython_error.offset or 1,
+            ) from None
+        message = exc.message.removeprefix("parser error: ")
+        raise _Unanalysable(
+            "LML901",
+            f"syntax error: {message}; the file was not checked",
+            exc.editor_line,
+            exc.editor_column,
+        ) from None
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise _Unanalysable(
+            "LML902", f"the file cannot be decoded ({exc}); it was not checked"
+        ) from None
+    except SyntaxError as exc:  # LibCST raises it for a bad or missing encoding declaration
+        raise _Unanalysable(
+            "LML902", f"the file cannot be decoded ({exc.msg}); it was not checked"
+        ) from None
+
+
+_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast for one constant
+
+
+def _check(
+    path: str,
+    module: cst.Module,
+    index: ModuleIndex,
+    positions: Mapping[cst.CSTNode, CodeRange],
+    settings: Settings,
+    catalog: Catalog,
+    types: FileTypes | None,
+) -> list[Diagnostic]:
+    spi = settings.spi
+    flow = FlowAnalysis(module, index, positions, spi, catalog.unrelated).run()
+    view = TypeView(types, index)
+    classifier = PositionClassifier(index, view, catalog.sinks, spi)
+    accessor = _accessor_label(spi.fix_accessor)
+    candidates: dict[cst.BaseExpression, Value | None] = dict(flow)
+    for node in view.typed_content_nodes():
+        candidates.setdefault(node, None)
+    diagnostics: list[Diagnostic] = []
+    for node, syntactic in candidates.items():
+        judged = _judge(node, syntactic, view, module, positions)
+        if judged is None:
+            continue
+        value, kind = judged
+        position = classifier.classify(node, kind)
+        if position is None:
+            continue
+        if kind in (ContentKind.PARTS, ContentKind.PART) and position.category != "coercion":
+            continue
+        finding = ContentFinding(
+            node,
+            _code(module, node),
+            value,
+            kind,
+            position,
+            accessor,
+            positions[node].start.line,
+        )
+        rule = next((r for r in ALL_RULES if r.applies(finding)), None)
+        if rule is None:
+            continue
+        diagnostics.append(
+            _diagnostic(
+                path,
+                node,
+                positions,
+                rule.code,
+                catalog,
+                rule.message(finding),
+                finding,
+                module,
+                spi.fix_accessor,
+            )
+        )
+    return diagnostics
+
+
+def _judge(
+    node: cst.BaseExpression,
+    syntactic: Value | None,
+    view: TypeView,
+    module: cst.Module,
+    positions: Mapping[cst.CSTNode, CodeRange],
+) -> tuple[Value, ContentKind] | None:
+    """The value's kind at this point: mypy's where it covers the node, else the flow's."""
+    if view.covered(node):
+        fact = view.expr(node)
+        if fact is None:
+            return None  # mypy knows this node, and it is not content here (narrowed, or other)
+        kind = fact.kind
+        if kind is ContentKind.ANY and fact.field_origin:
+            kind = ContentKind.CONTENT  # getattr(m, "content"): Any, but declared content
+        elif kind is ContentKind.ANY and syntactic is not None:
+            # Typed Any (getattr, a cast to Any) but read from content: the flow knows better.
+            kind = syntactic.kind
+        if kind not in (ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART):
+            return None
+        if syntactic is None:
+            if kind is not ContentKind.CONTENT:
+                return None  # a parts list that did not come from content is just a list
+            origin = Origin(node, positions[node].start.line, _code(module, node), "typed")
+            return Value(kind, frozenset({origin})), kind
+        return syntactic, kind
+    if syntactic is None or syntactic.kind is ContentKind.TEXT:
+        return None
+    return syntactic, syntactic.kind
+
+
+def _diagnostic(
+    path: str,
+    node: cst.BaseExpression,
+    positions: Mapping[cst.CSTNode, CodeRange],
+    code: str,
+    catalog: Catalog,
+    message: str,
+    finding: ContentFinding,
+    module: cst.Module,
+    fix_accessor: str | None,
+) -> Diagnostic:
+    where = positions[node]
+    fix = None
+    if finding.position.fix is not None and fix_accessor is not None:
+        fix = _fix(finding.position.fix, positions, module, fix_accessor)
+    return Diagnostic(
+        path=path,
+        line=where.start.line,
+        column=where.start.column + 1,
+        end_line=where.end.line,
+        end_column=where.end.column + 1,
+        code=code,
+        name=catalog.rule(code).name,
+        message=message,
+        fix=fix,
+    )
+
+
+def _fix(
+    plan: FixPlan,
+    positions: Mapping[cst.CSTNode, CodeRange],
+    module: cst.Module,
+    fix_accessor: str,
+) -> Fix:
+    target = positions[plan.target]
+    accessor = fix_accessor.rsplit(".", 1)[-1]
+    replacement = f"{accessor}({_code(module, plan.wrapped)})"
+    return Fix(
+        description=f"Wrap in `{accessor}(...)`",
+        edits=(
+            Edit(
+                line=target.start.line,
+                column=target.start.column + 1,
+                end_line=target.end.line,
+                end_column=target.end.column + 1,
+                replacement=replacement,
+            ),
+        ),
+        imports=(fix_accessor,),
+    )
+
+
+def _accessor_label(fix_accessor: str | None) -> str:
+    name = fix_accessor.rsplit(".", 1)[-1] if fix_accessor else "text_of"
+    return f"{name}(...)"
+
+
+def _code(module: cst.Module, node: cst.CSTNode) -> str:
+    return module.code_for_node(node).strip()
+
+
+def _statement_ranges(
+    index: ModuleIndex, positions: Mapping[cst.CSTNode, CodeRange]
+) -> Callable[[int], tuple[int, int] | None]:
+    """For own-line suppressions: the lines of the statement that starts on a line.
+
+    A compound statement (``if``, ``def``, ...) covers its header, not its body.
+    """
+    ranges: dict[int, tuple[int, int]] = {}
+    for statement in index.statements:
+        where = positions.get(statement)
+        if where is None:
+            continue
+        first = where.start.line
+        if isinstance(statement, cst.BaseCompoundStatement):
+            body = getattr(statement, "body", None)
+            if isinstance(body, cst.IndentedBlock) and body.body:
+                last = max(first, positions[body.body[0]].start.line - 1)
+            else:
+                last = first
+        else:
+            last = where.end.line
+        ranges.setdefault(first, (first, last))
+    return ranges.get
+
+
+def _no_statements(line: int) -> tuple[int, int] | None:
+    del line
+    return None
+
+
+def _analysis_diagnostic(catalog: Catalog, path: str, problem: _Unanalysable) -> Diagnostic:
+    return Diagnostic(
+        path=path,
+        line=problem.line,
+        column=problem.column,
+        end_line=problem.line,
+        end_column=problem.column + 1,
+        code=problem.code,
+        name=catalog.rule(problem.code).name,
+        message=problem.message,
+    )

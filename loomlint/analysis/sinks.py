@@ -1,0 +1,514 @@
+"""Classifies the position a content value is used in: sanctioned, a coercion, a use, a cast.
+
+``PositionClassifier.classify(node, kind)`` answers for one candidate expression. It climbs
+through positions the value merely passes through (``x or ""``, ``a if t else b``, a walrus)
+to the position that receives it, and decides there, from the catalog (``rules/sinks.toml``),
+the SPI's accessors, and, where the type oracle covers the node, mypy's declared types.
+Returning ``None`` means the position is sanctioned (or harmless).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+import libcst as cst
+
+from loomlint.analysis.index import ModuleIndex
+from loomlint.analysis.syntax import arg_position, dotted_name, is_text_literal, string_value
+from loomlint.analysis.typefacts import ContentKind
+from loomlint.analysis.typeview import TypeView
+from loomlint.catalog import Sink, SinkCatalog
+from loomlint.spi import SpiModel
+
+Category = Literal["coercion", "use", "cast"]
+
+_SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+_FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
+# A %-format whose every conversion is %s: wrapping its arguments in the accessor is safe.
+_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])")
+# Annotations that certainly do not preserve the union (syntactic fallback).
+_NON_PRESERVING = frozenset(
+    {"builtins.str", "builtins.list", "builtins.object", "typing.Any", "typing.List"}
+)
+_OPERATOR_TEXT: Mapping[type[cst.CSTNode], str] = {
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.Divide: "/",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+    cst.Power: "**",
+    cst.MatrixMultiply: "@",
+    cst.BitAnd: "&",
+    cst.BitOr: "|",
+    cst.BitXor: "^",
+    cst.LeftShift: "<<",
+    cst.RightShift: ">>",
+    cst.LessThan: "<",
+    cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">",
+    cst.GreaterThanEqual: ">=",
+    cst.Minus: "-",
+    cst.Plus: "+",
+    cst.BitInvert: "~",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FixPlan:
+    """A safe rewrite: replace ``target`` by the accessor applied to ``wrapped``."""
+
+    target: cst.CSTNode
+    wrapped: cst.BaseExpression
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    category: Category
+    # Completes "<origin> ...": "is coerced to str by an f-string".
+    description: str
+    fix: FixPlan | None = None
+
+
+class PositionClassifier:
+    def __init__(
+        self,
+        index: ModuleIndex,
+        types: TypeView,
+        sinks: SinkCatalog,
+        spi: SpiModel,
+    ) -> None:
+        self._index = index
+        self._types = types
+        self._sinks = sinks
+        self._spi = spi
+        self._accessor_short_names = spi.accessor_short_names
+
+    def classify(self, node: cst.BaseExpression, kind: ContentKind) -> Position | None:
+        position = node
+        parent = self._index.parent(position)
+        while True:
+            if isinstance(parent, cst.BooleanOperation):
+                pass
+            elif isinstance(parent, cst.IfExp):
+                if parent.test is position:
+                    return None  # a truth test
+            elif isinstance(parent, cst.NamedExpr):
+                pass  # the walrus binds it (tracked by flow) and passes it on
+            else:
+                break
+            position = parent
+            parent = self._index.parent(position)
+        return self._at(position, parent, kind)
+
+    # --- positions ------------------------------------------------------------------------------
+
+    def _at(
+        self, position: cst.BaseExpression, parent: cst.CSTNode | None, kind: ContentKind
+    ) -> Position | None:
+        if parent is None:
+            return None
+        if isinstance(parent, (cst.If, cst.While, cst.Assert)):
+            return None  # a truth test
+        if isinstance(parent, cst.UnaryOperation):
+            if isinstance(parent.operator, cst.Not):
+                return None
+            return _use(f"is used with unary `{_OPERATOR_TEXT.get(type(parent.operator), '?')}`")
+        if isinstance(parent, cst.Comparison):
+            return self._comparison(position, parent)
+        if isinstance(parent, cst.ComparisonTarget):
+            comparison = self._index.parent(parent)
+            if isinstance(comparison, cst.Comparison):
+                return self._comparison(position, comparison)
+            return None
+        if isinstance(parent, cst.Attribute):
+            if parent.value is not position:
+                return None
+            call = self._index.parent(parent)
+            if isinstance(call, cst.Call) and call.func is parent:
+                return _use(f"is used as one branch by `.{parent.attr.value}()`")
+            return _use(f"is used as one branch by `.{parent.attr.value}`")
+        if isinstance(parent, cst.Subscript):
+            if parent.value is position:
+                sliced = any(isinstance(e.slice, cst.Slice) for e in parent.slice)
+                return _use("is sliced" if sliced else "is indexed")
+            return None
+        if isinstance(parent, (cst.Index, cst.Slice, cst.SubscriptElement)):
+            return _use("is used as a subscript")
+        if isinstance(parent, cst.Call):
+            return _use("is called") if parent.func is position else None
+        if isinstance(parent, cst.Arg):
+            call = self._index.parent(parent)
+            if isinstance(call, cst.Call):
+                return self._argument(position, parent, call, kind)
+            return None  # a class base or keyword
+        if isinstance(parent, cst.FormattedStringExpression):
+            return self._fstring(position, parent, kind)
+        if isinstance(parent, cst.BinaryOperation):
+            return self._binary(position, parent, kind)
+        if isinstance(parent, cst.AugAssign):
+            return self._augmented(position, parent, kind)
+        if isinstance(parent, cst.Element):
+            return self._element(position, parent, kind)
+        if isinstance(parent, cst.DictElement):
+            if parent.key is position:
+                return _use("is used as a dict key")
+            return self._dict_value(position, parent, kind)
+        if isinstance(parent, cst.StarredDictElement):
+            return _use("is unpacked with `**`")
+        if isinstance(parent, (cst.For, cst.CompFor)):
+            return _use("is iterated") if parent.iter is position else None
+        if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            if parent.elt is position:
+                return self._comprehension_result(parent, kind)
+            return None
+        if isinstance(parent, cst.DictComp):
+            return _use("is used as a dict key") if parent.key is position else None
+        if isinstance(parent, cst.Return):
+            return self._declared_destination(position, self._return_annotation(parent))
+        if isinstance(parent, cst.Assign):
+            return self._declared_destination(position, None)
+        if isinstance(parent, cst.AnnAssign):
+            annotation = (
+                parent.annotation.annotation if isinstance(parent.target, cst.Name) else None
+            )
+            return self._declared_destination(position, annotation)
+        if isinstance(parent, cst.WithItem):
+            return _use("is used as a context manager") if parent.item is position else None
+        if isinstance(parent, cst.From) and isinstance(self._index.parent(parent), cst.Yield):
+            return _use("is iterated by `yield from`")
+        return None
+
+    def _comparison(
+        self, position: cst.BaseExpression, comparison: cst.Comparison
+    ) -> Position | None:
+        operators: list[cst.BaseCompOp] = []
+        if comparison.left is position and comparison.comparisons:
+            operators.append(comparison.comparisons[0].operator)
+        for index, target in enumerate(comparison.comparisons):
+            if target.comparator is position:
+                operators.append(target.operator)
+                if index + 1 < len(comparison.comparisons):
+                    operators.append(comparison.comparisons[index + 1].operator)
+        for operator in operators:
+            if isinstance(operator, _SANCTIONED_COMPARISONS):
+                continue
+            if isinstance(operator, (cst.In, cst.NotIn)):
+                if comparison.left is position:
+                    continue  # compared to the container's items by equality
+                return _use("is searched with `in`")
+            text = _OPERATOR_TEXT.get(type(operator), "an ordering operator")
+            return _use(f"is compared with `{text}`")
+        return None
+
+    def _fstring(
+        self, position: cst.BaseExpression, part: cst.FormattedStringExpression, kind: ContentKind
+    ) -> Position | None:
+        if part.expression is not position:
+            return None
+        conversion = part.conversion
+        if conversion in ("r", "a"):
+            return _coercion(f"an f-string (`!{conversion}`)")
+        return _coercion("an f-string", self._wrap(position, kind))
+
+    def _binary(
+        self, position: cst.BaseExpression, operation: cst.BinaryOperation, kind: ContentKind
+    ) -> Position | None:
+        operator = operation.operator
+        if isinstance(operator, cst.Modulo):
+            if operation.right is position:
+                return self._percent_format(position, operation, kind)
+            return _use("is used as a `%` format string")
+        if isinstance(operator, cst.Add):
+            other = operation.right if operation.left is position else operation.left
+            if self._partner_is_text(position, other):
+                return _coercion("`+` with a str", self._wrap(position, kind))
+            return _use("is used with `+`")
+        return _use(f"is used with `{_OPERATOR_TEXT.get(type(operator), '?')}`")
+
+    def _percent_format(
+        self, operand: cst.BaseExpression, operation: cst.BinaryOperation, kind: ContentKind
+    ) -> Position | None:
+        covered = self._types.covered(operand)
+        fact = self._types.expr(operand) if covered else None
+        if covered and fact is not None and fact.partner_is_text is False:
+            return _use("is used with `%`")
+        return _coercion("`%` formatting", self._percent_fix(operand, operation, kind))
+
+    def _percent_fix(
+        self, operand: cst.BaseExpression, operation: cst.BinaryOperation, kind: ContentKind
+    ) -> FixPlan | None:
+        template = string_value(operation.left)
+        if template is None:
+            return None
+        conversions = [c for c in _PERCENT_CONVERSION.findall(template) if c != "%"]
+        if not conversions or any(c != "s" for c in conversions):
+            return None
+        return self._wrap(operand, kind)
+
+    def _augmented(
+        self, position: cst.BaseExpression, statement: cst.AugAssign, kind: ContentKind
+    ) -> Position | None:
+        if not isinstance(statement.operator, cst.AddAssign):
+            return _use("is used with an augmented assignment")
+        if statement.target is position:
+            return _use("is extended with `+=`")
+        if self._partner_is_text(position, statement.target, assume_text=True):
+            return _coercion("`+=` onto a str", self._wrap(position, kind))
+        return _use("is added with `+=`")
+
+    def _element(
+        self, position: cst.BaseExpression, element: cst.Element, kind: ContentKind
+    ) -> Position | None:
+        container = self._index.parent(element)
+        if isinstance(container, cst.Set):
+            return _use("is put in a set")
+        if isinstance(container, (cst.Tuple, cst.List)):
+            holder = self._index.parent(container)
+            if (
+                isinstance(holder, cst.BinaryOperation)
+                and isinstance(holder.operator, cst.Modulo)
+                and holder.right is container
+            ):
+                return self._percent_format(position, holder, kind)
+            if self._is_joined(container):
+                return _coercion("str.join()")
+        return None  # stored in a container: the union is kept
+
+    def _dict_value(
+        self, position: cst.BaseExpression, element: cst.DictElement, kind: ContentKind
+    ) -> Position | None:
+        container = self._index.parent(element)
+        holder = self._index.parent(container) if container is not None else None
+        if (
+            isinstance(holder, cst.BinaryOperation)
+            and isinstance(holder.operator, cst.Modulo)
+            and holder.right is container
+        ):
+            return self._percent_format(position, holder, kind)
+        return None
+
+    def _comprehension_result(
+        self, comprehension: cst.ListComp | cst.SetComp | cst.GeneratorExp, kind: ContentKind
+    ) -> Position | None:
+        del kind
+        if isinstance(comprehension, cst.SetComp):
+            return _use("is put in a set")
+        if self._is_joined(comprehension):
+            return _coercion("str.join()")
+        return None
+
+    def _is_joined(self, iterable: cst.BaseExpression) -> bool:
+        """Whether ``iterable`` is the iterable argument of ``str.join``."""
+        arg = self._index.parent(iterable)
+        call = self._index.parent(arg) if isinstance(arg, cst.Arg) else None
+        if not isinstance(call, cst.Call) or not isinstance(arg, cst.Arg):
+            return False
+        sink = self._sink_for(call)
+        return sink is not None and sink.args == "elements-first" and arg_position(call, arg) == 0
+
+    # --- calls ----------------------------------------------------------------------------------
+
+    def _argument(
+        self, position: cst.BaseExpression, arg: cst.Arg, call: cst.Call, kind: ContentKind
+    ) -> Position | None:
+        if arg.star:
+            return _use(f"is unpacked with `{arg.star}`")
+        if self._is_accessor_call(call):
+            return None
+        sink = self._sink_for(call)
+        index = arg_position(call, arg)
+        if sink is not None and _selected(sink, index):
+            return self._sink_position(sink, position, arg, call, kind)
+        if sink is not None and sink.role == "sanctioned":
+            return None
+        return self._ordinary_argument(position, arg, call)
+
+    def _sink_position(
+        self,
+        sink: Sink,
+        position: cst.BaseExpression,
+        arg: cst.Arg,
+        call: cst.Call,
+        kind: ContentKind,
+    ) -> Position | None:
+        if sink.role == "sanctioned":
+            return None
+        if sink.role == "use":
+            return _use(f"is used as one branch by {sink.label}")
+        if sink.role == "cast":
+            if kind is not ContentKind.CONTENT:
+                return None
+            target = call.args[0].value if call.args else None
+            if target is None or self._names_content_type(target):
+                return None
+            return Position("cast", f"is cast to `{_code(target)}` instead of being narrowed")
+        if sink.args == "elements-first":
+            return _coercion(sink.label)
+        fix: FixPlan | None = None
+        if sink.fix and kind in _FIXABLE_KINDS and self._spi.fix_accessor is not None:
+            whole_call = (
+                sink.callee == "builtins.str" and len(call.args) == 1 and call.args[0] is arg
+            )
+            fix = FixPlan(call if whole_call else position, position)
+        return _coercion(sink.label, fix)
+
+    def _ordinary_argument(
+        self, position: cst.BaseExpression, arg: cst.Arg, call: cst.Call
+    ) -> Position | None:
+        if self._types.covered(position):
+            fact = self._types.expr(position)
+            if fact is not None and fact.receiver_accepts is False:
+                return _use(f"is {fact.receiver_desc}")
+            return None
+        if arg.keyword is not None and arg.keyword.value in self._spi.content_fields:
+            return None  # building a message: content=...
+        function = self._index.names.local_function(call.func)
+        if function is None:
+            return None
+        parameter = _parameter_for(function, call, arg)
+        if parameter is None:
+            return None
+        name = f"`{parameter.name.value}` of `{function.name.value}()`"
+        if parameter.annotation is None:
+            return _use(f"is passed to parameter {name}, which is not annotated")
+        annotation = parameter.annotation.annotation
+        if self._is_non_preserving(annotation):
+            return _use(f"is passed to parameter {name}, declared `{_code(annotation)}`")
+        return None
+
+    def _sink_for(self, call: cst.Call) -> Sink | None:
+        func = call.func
+        method = func.attr.value if isinstance(func, cst.Attribute) else None
+        if method is not None:
+            by_method = self._sinks.by_method.get(method)
+            if by_method is not None:
+                return by_method
+        if self._types.covered(call):
+            callee = self._types.callee(call)
+            return self._sinks.lookup(callee.names) if callee is not None else None
+        qualified = self._index.names.qualified(func)
+        if qualified is not None:
+            found = self._sinks.lookup([qualified])
+            if found is not None:
+                return found
+        if method is None or not isinstance(func, cst.Attribute):
+            return None
+        if method in ("format", "join"):
+            # Without types, str's own methods are recognised by name: lists have neither.
+            return self._sinks.lookup([f"builtins.str.{method}"])
+        receiver = dotted_name(func.value)
+        last = receiver.rsplit(".", 1)[-1] if receiver is not None else None
+        for sink in self._sinks.methods_by_name.get(method, ()):
+            if sink.receiver is not None and last is not None and sink.receiver.search(last):
+                return sink
+        return None
+
+    def _is_accessor_call(self, call: cst.Call) -> bool:
+        if self._types.covered(call):
+            callee = self._types.callee(call)
+            if callee is None:
+                return False
+            return callee.narrows or any(
+                name in self._spi.accessors or name in self._spi.narrowing for name in callee.names
+            )
+        qualified = self._index.names.qualified(call.func)
+        if qualified is not None:
+            return qualified in self._spi.accessors or qualified in self._spi.narrowing
+        short = dotted_name(call.func)
+        return short is not None and short.rsplit(".", 1)[-1] in self._accessor_short_names
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _declared_destination(
+        self, position: cst.BaseExpression, annotation: cst.BaseExpression | None
+    ) -> Position | None:
+        """A return or assignment: judged by its declared type."""
+        if self._types.covered(position):
+            fact = self._types.expr(position)
+            if fact is not None and fact.receiver_accepts is False:
+                return _use(f"is {fact.receiver_desc}")
+            return None
+        if annotation is not None and self._is_non_preserving(annotation):
+            return _use(f"is stored or returned where `{_code(annotation)}` is declared")
+        return None
+
+    def _return_annotation(self, statement: cst.Return) -> cst.BaseExpression | None:
+        node: cst.CSTNode | None = statement
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            node = self._index.parent(node)
+        if isinstance(node, cst.FunctionDef) and node.returns is not None:
+            return node.returns.annotation
+        return None
+
+    def _partner_is_text(
+        self, position: cst.BaseExpression, other: cst.BaseExpression, *, assume_text: bool = False
+    ) -> bool:
+        if self._types.covered(position):
+            fact = self._types.expr(position)
+            if fact is not None and fact.partner_is_text is not None:
+                return fact.partner_is_text
+        if is_text_literal(other):
+            return True
+        if (
+            isinstance(other, cst.Call)
+            and self._index.names.qualified(other.func) == "builtins.str"
+        ):
+            return True
+        return assume_text
+
+    def _is_non_preserving(self, annotation: cst.BaseExpression) -> bool:
+        base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+        qualified = self._index.names.qualified(base)
+        return qualified in _NON_PRESERVING
+
+    def _names_content_type(self, node: cst.BaseExpression) -> bool:
+        qualified = self._index.names.qualified(node)
+        if qualified is not None:
+            return qualified in self._spi.content_types
+        short = dotted_name(node)
+        return short is not None and short.rsplit(".", 1)[-1] in self._spi.content_types.short_names
+
+    def _wrap(self, position: cst.BaseExpression, kind: ContentKind) -> FixPlan | None:
+        if kind not in _FIXABLE_KINDS or self._spi.fix_accessor is None:
+            return None
+        return FixPlan(position, position)
+
+
+def _use(description: str) -> Position:
+    return Position("use", description)
+
+
+def _coercion(label: str, fix: FixPlan | None = None) -> Position:
+    return Position("coercion", f"is coerced to str by {label}", fix)
+
+
+def _selected(sink: Sink, index: int | None) -> bool:
+    if index is None:
+        return False
+    if sink.args in ("first", "elements-first"):
+        return index == 0
+    if sink.args == "after-first":
+        return index >= 1
+    return True
+
+
+def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> cst.Param | None:
+    params = function.params
+    if arg.keyword is not None:
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            if param.name.value == arg.keyword.value:
+                return param
+        return None
+    index = arg_position(call, arg)
+    positional = [*params.posonly_params, *params.params]
+    if index is None or index >= len(positional):
+        return None
+    return positional[index]
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node).strip()

@@ -1,0 +1,68 @@
+"""The type oracle's facts, looked up by LibCST node.
+
+A node is *covered* when the oracle analysed its file, its (line, family) group has the same
+number of members on both sides (so ordinals identify the same nodes), and it is not inside a
+function mypy left unchecked. Only covered nodes are judged by types; the rest fall back to the
+syntactic flow.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from loomlint.analysis.index import ModuleIndex
+from loomlint.analysis.typefacts import CalleeFact, ExprFact, FileTypes
+
+
+class TypeView:
+    def __init__(self, file_types: FileTypes | None, index: ModuleIndex) -> None:
+        self._types = file_types
+        self._index = index
+        self._agreeing: set[tuple[int, str]] = set()
+        if file_types is not None:
+            for family_key, members in index.families.items():
+                if file_types.family_counts.get(family_key) == len(members):
+                    self._agreeing.add(family_key)
+
+    @property
+    def available(self) -> bool:
+        return self._types is not None
+
+    def covered(self, node: cst.CSTNode) -> bool:
+        if self._types is None or not isinstance(node, cst.BaseExpression):
+            return False
+        key = self._index.keys.get(node)
+        if key is None or (key[0], key[1]) not in self._agreeing:
+            return False
+        return not self._types.is_unchecked(key[0])
+
+    def expr(self, node: cst.BaseExpression) -> ExprFact | None:
+        """The fact for a covered node (None: the oracle knows it, and it is not interesting)."""
+        key = self._index.keys.get(node)
+        if self._types is None or key is None:
+            return None
+        return self._types.exprs.get(key)
+
+    def callee(self, call: cst.Call) -> CalleeFact | None:
+        key = self._index.keys.get(call)
+        if self._types is None or key is None:
+            return None
+        return self._types.callees.get(key)
+
+    def typed_content_nodes(self) -> list[cst.BaseExpression]:
+        """Covered leaf expressions the oracle types as the content union."""
+        if self._types is None:
+            return []
+        found: list[cst.BaseExpression] = []
+        for node, key in self._index.keys.items():
+            fact = self._types.exprs.get(key)
+            if fact is None or not key[1].startswith(_LEAF_FAMILIES):
+                continue
+            if fact.kind.value == "content" and self.covered(node):
+                found.append(node)
+        return found
+
+
+# Composite expressions (x or y, a if t else b, walrus) pass a value on; their operands are the
+# candidates, so reporting them too would report one misuse twice.
+_LEAF_FAMILIES = ("name:", "attr:", "index", "call", "await")

@@ -1,0 +1,18 @@
+"""The content rules, one module each. The engine asks them in order which one reports a finding."""
+
+from __future__ import annotations
+
+from loomlint.checks.base import ContentFinding, ContentRule, Example
+from loomlint.checks.content_cast import ContentCast
+from loomlint.checks.content_coercion import ContentCoercion
+from loomlint.checks.content_destructure import ContentDestructure
+from loomlint.checks.unsafe_content_use import UnsafeContentUse
+
+ALL_RULES: tuple[ContentRule, ...] = (
+    UnsafeContentUse(),
+    ContentDestructure(),
+    ContentCoercion(),
+    ContentCast(),
+)
+
+__all__ = ["ALL_RULES", "ContentFinding", "ContentRule", "Example"]

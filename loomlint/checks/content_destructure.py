@@ -1,0 +1,68 @@
+"""LML002 content-destructure: as LML001, for content taken apart by a pattern or unpack."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from loomlint.checks.base import (
+    ContentFinding,
+    ContentRule,
+    Example,
+    describe_origin,
+    is_destructured,
+)
+
+
+class ContentDestructure(ContentRule):
+    code: ClassVar[str] = "LML002"
+
+    VALID: ClassVar[tuple[Example, ...]] = (
+        Example(
+            """\
+from loomlint.content import LlmMessage, text_of
+
+def lines(message: LlmMessage) -> list[str]:
+    match message:
+        case LlmMessage(content=str() as c):
+            return c.splitlines()
+        case LlmMessage(content=c):
+            return text_of(c).splitlines()
+    return []
+"""
+        ),
+    )
+
+    INVALID: ClassVar[tuple[Example, ...]] = (
+        Example(
+            """\
+from loomlint.content import LlmMessage
+
+def lines(message: LlmMessage) -> list[str]:
+    match message:
+        case LlmMessage(content=c):
+            return c.splitlines()
+    return []
+""",
+            (("LML002", 6, 20),),
+        ),
+        Example(
+            """\
+from loomlint.content import LlmMessage
+
+def head(m: LlmMessage) -> str:
+    role, c = m.role, m.content
+    return role + ": " + c[0]
+""",
+            (("LML002", 5, 26),),
+        ),
+    )
+
+    def applies(self, finding: ContentFinding) -> bool:
+        return finding.position.category == "use" and is_destructured(finding.value)
+
+    def message(self, finding: ContentFinding) -> str:
+        return (
+            f"{describe_origin(finding)} {finding.position.description}, but it may be a list "
+            f"of parts; match `str() as ...` or narrow with isinstance() first, or use "
+            f"{finding.accessor}"
+        )

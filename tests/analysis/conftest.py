@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One mypy cache per test session: builtins are analysed once, not per test."""
+    cache = tmp_path_factory.mktemp("mypy-cache")
+    previous = os.environ.get("MYPY_CACHE_DIR")
+    os.environ["MYPY_CACHE_DIR"] = str(cache)
+    yield cache
+    if previous is None:
+        del os.environ["MYPY_CACHE_DIR"]
+    else:
+        os.environ["MYPY_CACHE_DIR"] = previous

@@ -1,0 +1,212 @@
+"""The pre-commit hooks in `.pre-commit-hooks.yaml`, run by pre-commit itself.
+
+Most runs use a `repo: local` copy of each hook that keeps every field of the manifest but runs
+this environment's `loomlint` (fast). One run is the real thing: `pre-commit try-repo` on a
+snapshot of this source tree, which makes pre-commit build its own virtualenv and pip-install
+loomlint into it, as it does for a user.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pre_commit.all_languages import languages
+from pre_commit.clientlib import load_manifest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = PROJECT_ROOT / ".pre-commit-hooks.yaml"
+
+BAD = (
+    "from loomlint.content import LlmMessage\n"
+    "def f(m: LlmMessage) -> str:\n"
+    '    return f"{m.content}"\n'
+)
+CLEAN = (
+    "from loomlint.content import LlmMessage, text_of\n"
+    "def f(m: LlmMessage) -> str:\n"
+    '    return f"{text_of(m.content)}"\n'
+)
+# What `loomlint check` says about BAD, with types and without.
+BAD_FINDING = (
+    "bad.py:3:15: LML003 [*] content of `m` is coerced to str by an f-string; use text_of(...)\n"
+    "Found 1 finding (1 fixable with `loomlint fix`).\n"
+)
+NO_TYPES_NOTE = "note: checking without types (--no-types): precision is reduced\n"
+
+
+def test_the_manifest_is_valid_and_as_documented() -> None:
+    hooks = load_manifest(str(MANIFEST))  # pre-commit's own schema check
+    by_id = {hook["id"]: hook for hook in hooks}
+    assert sorted(by_id) == ["loomlint", "loomlint-no-types"]
+    for hook_id, entry in (
+        ("loomlint", "loomlint check"),
+        ("loomlint-no-types", "loomlint check --no-types"),
+    ):
+        hook = by_id[hook_id]
+        assert hook["entry"] == entry
+        assert hook["language"] == "python"
+        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["types"] == ["file"]
+        assert hook["pass_filenames"] is True
+        assert hook["require_serial"] is True
+        assert hook["args"] == []
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit store for the whole session, so nothing is set up twice."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def workdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pre_commit_home: Path
+) -> Iterator[Path]:
+    """A git repository holding a bad file, a clean file and a text file."""
+    config = tmp_path / "gitconfig"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for role in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{role}_NAME", "Test")
+        monkeypatch.setenv(f"GIT_{role}_EMAIL", "test@example.invalid")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "SKIP", "PRE_COMMIT_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    root = tmp_path / "work"
+    root.mkdir()
+    for name, text in (("bad.py", BAD), ("clean.py", CLEAN), ("notes.txt", "str(m.content)\n")):
+        (root / name).write_text(text, encoding="utf-8")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    yield root
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args, "--color", "never"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+def local_config(root: Path) -> Path:
+    """The manifest's hooks as `repo: local` hooks that run this environment's loomlint."""
+    script = shutil.which("loomlint", path=str(Path(sys.executable).parent))
+    assert script is not None, "loomlint is not installed next to the test interpreter"
+    language = "unsupported" if "unsupported" in languages else "system"
+    hooks: list[dict[str, Any]] = []
+    for hook in yaml.safe_load(MANIFEST.read_text(encoding="utf-8")):
+        program, _, rest = hook["entry"].partition(" ")
+        assert program == "loomlint"
+        hooks.append({**hook, "language": language, "entry": f"{shlex.quote(script)} {rest}"})
+    config = root / ".pre-commit-config.yaml"
+    # JSON is YAML.
+    config.write_text(json.dumps({"repos": [{"repo": "local", "hooks": hooks}]}), encoding="utf-8")
+    git(root, "add", config.name)
+    return config
+
+
+# --- the hooks' fields, fast -------------------------------------------------------------------
+
+
+def test_bad_file_fails_and_the_finding_is_shown(workdir: Path) -> None:
+    local_config(workdir)
+    result = pre_commit(workdir, "run", "--files", "bad.py", "clean.py", "notes.txt")
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout == (
+        f"loomlint{'.' * 65}Failed\n"
+        "- hook id: loomlint\n"
+        "- exit code: 1\n"
+        "\n"
+        f"{BAD_FINDING}"
+        "\n"
+        f"loomlint (no types){'.' * 54}Failed\n"
+        "- hook id: loomlint-no-types\n"
+        "- exit code: 1\n"
+        "\n"
+        f"{NO_TYPES_NOTE}{BAD_FINDING}"
+        "\n"
+    )
+
+
+def test_clean_file_passes(workdir: Path) -> None:
+    local_config(workdir)
+    result = pre_commit(workdir, "run", "--files", "clean.py")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (f"loomlint{'.' * 65}Passed\nloomlint (no types){'.' * 54}Passed\n")
+
+
+def test_non_python_files_are_not_passed(workdir: Path) -> None:
+    local_config(workdir)
+    result = pre_commit(workdir, "run", "--files", "notes.txt")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (
+        f"loomlint{'.' * 45}(no files to check)Skipped\n"
+        f"loomlint (no types){'.' * 34}(no files to check)Skipped\n"
+    )
+
+
+# --- the real installed hook, once -------------------------------------------------------------
+
+
+@pytest.fixture
+def hook_repository(tmp_path: Path) -> Path:
+    """A committed snapshot of this source tree (tracked and new, not ignored, files).
+
+    `try-repo` on the working tree itself would leave out new files that are not staged.
+    """
+    try:
+        listing = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=PROJECT_ROOT,
+            check=True,
+            capture_output=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("the source tree is not a git checkout")
+    snapshot = tmp_path / "loomlint-src"
+    for name in filter(None, listing.decode("utf-8", "surrogateescape").split("\0")):
+        source = PROJECT_ROOT / name
+        if not source.is_file():
+            continue  # deleted in the working tree
+        target = snapshot / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    git(snapshot, "init", "-q")
+    git(snapshot, "add", "-A")
+    git(snapshot, "commit", "-qm", "snapshot")
+    return snapshot
+
+
+@pytest.mark.slow
+def test_try_repo_installs_and_runs_the_real_hook(workdir: Path, hook_repository: Path) -> None:
+    result = pre_commit(
+        workdir, "try-repo", str(hook_repository), "loomlint", "--files", "bad.py", "clean.py"
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    # After the "Using config" preamble (which names temporary paths), the hook's report.
+    assert result.stdout.endswith(
+        f"loomlint{'.' * 65}Failed\n- hook id: loomlint\n- exit code: 1\n\n{BAD_FINDING}\n"
+    ), result.stdout
