@@ -182,6 +182,8 @@ def parse_baseline(data: bytes, name: str) -> Baseline:
         raise error(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from exc
     except RecursionError as exc:
         raise error("not a loomlint baseline: nested too deeply") from exc
+    except ValueError as exc:  # e.g. an integer too long to convert
+        raise error(f"not valid JSON: {exc}") from exc
     if not isinstance(document, dict):
         raise error(f"not a loomlint baseline: expected a JSON object, got {_kind(document)}")
     top = cast("dict[str, object]", document)

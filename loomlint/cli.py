@@ -8,9 +8,12 @@ file that could not be analysed (LML901-LML903), or an internal error. Errors ar
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import io
 import json
 import sys
+import tokenize
 import traceback
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
@@ -34,6 +37,7 @@ from loomlint.config import CliOverrides, ConfigError, Settings, load_settings
 from loomlint.diagnostics import Diagnostic, FileResult
 from loomlint.discovery import DiscoveryError, discover_files
 from loomlint.docs import render_rule_page, rule_url
+from loomlint.fix import FixOutcome, apply_fixes
 from loomlint.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_changed
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
@@ -70,6 +74,7 @@ class RunCheck(Protocol):
         settings: Settings,
         *,
         progress: ProgressCallback | None = None,
+        debug: bool = False,
     ) -> RunResult: ...
 
 
@@ -173,6 +178,56 @@ def _split_codes(
     return tuple(code.strip() for value in values for code in value.split(",") if code.strip())
 
 
+_ANALYSIS_OPTIONS = [
+    click.option(
+        "--select",
+        multiple=True,
+        callback=_split_codes,
+        metavar="CODES",
+        help="Report only these codes or prefixes, comma-separated, repeatable "
+        "(e.g. --select LML003 or --select LML0). Replaces `select` from the configuration.",
+    ),
+    click.option(
+        "--ignore",
+        multiple=True,
+        callback=_split_codes,
+        metavar="CODES",
+        help="Do not report these codes or prefixes, comma-separated, repeatable "
+        "(e.g. --ignore LML001,LML002). Added to `ignore` from the configuration.",
+    ),
+    click.option(
+        "--preset",
+        "presets",
+        multiple=True,
+        metavar="NAME",
+        help="The SPI whose content types and accessors apply (repeatable; default: `preset` "
+        "from the configuration, else loom). Replaces `preset` from the configuration.",
+    ),
+    click.option(
+        "--no-types",
+        is_flag=True,
+        help="Do not run mypy for types: faster, with less precision "
+        "(see each rule's known problems).",
+    ),
+    click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="PATH",
+        help="Read configuration from PATH (a pyproject.toml with [tool.loomlint], or a "
+        "loomlint.toml) instead of the nearest one above the current folder.",
+    ),
+    click.option("--debug", is_flag=True, help="Show tracebacks of internal errors."),
+]
+
+
+def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options `check` and `fix` share: which codes, which SPI, types or not, config."""
+    for option in reversed(_ANALYSIS_OPTIONS):
+        command = option(command)
+    return command
+
+
 @main.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option(
@@ -184,43 +239,7 @@ def _split_codes(
     help="text: path:line:col lines and a summary; json: an array of findings; "
     "sarif: SARIF 2.1.0 for GitHub code scanning; github: workflow annotations.",
 )
-@click.option(
-    "--select",
-    multiple=True,
-    callback=_split_codes,
-    metavar="CODES",
-    help="Report only these codes or prefixes, comma-separated, repeatable "
-    "(e.g. --select LML003 or --select LML0). Replaces `select` from the configuration.",
-)
-@click.option(
-    "--ignore",
-    multiple=True,
-    callback=_split_codes,
-    metavar="CODES",
-    help="Do not report these codes or prefixes, comma-separated, repeatable "
-    "(e.g. --ignore LML001,LML002). Added to `ignore` from the configuration.",
-)
-@click.option(
-    "--preset",
-    "presets",
-    multiple=True,
-    metavar="NAME",
-    help="The SPI whose content types and accessors apply (repeatable; default: `preset` "
-    "from the configuration, else loom). Replaces `preset` from the configuration.",
-)
-@click.option(
-    "--no-types",
-    is_flag=True,
-    help="Do not run mypy for types: faster, with less precision (see each rule's known problems).",
-)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="PATH",
-    help="Read configuration from PATH (a pyproject.toml with [tool.loomlint], or a "
-    "loomlint.toml) instead of the nearest one above the current folder.",
-)
+@_analysis_options
 @click.option(
     "--report-unused-suppressions",
     is_flag=True,
@@ -269,7 +288,6 @@ def _split_codes(
     metavar="PATH",
     help="Write the report to PATH instead of standard output.",
 )
-@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check_command(
     paths: tuple[str, ...],
     output_format: OutputFormat,
@@ -311,33 +329,20 @@ def check_command(
         _check_gate_options(
             diff_revision, baseline_file, write_baseline_file, statistics, output_file
         )
-        overrides = CliOverrides(
-            select=select or None,
-            ignore=ignore,
-            presets=presets or None,
-            no_types=no_types,
-            report_unused_suppressions=report_unused_suppressions,
+        settings, files = _settings_and_files(
+            paths,
+            select,
+            ignore,
+            presets,
+            no_types,
+            config_path,
+            report_unused_suppressions,
+            quiet=quiet,
         )
-        try:
-            settings = load_settings(Path.cwd(), config_path, overrides)
-            discovery = discover_files(paths or (".",), settings)
-        except (ConfigError, DiscoveryError) as exc:
-            raise _Failure(str(exc)) from exc
-        for warning in discovery.warnings:
-            _stderr(f"warning: {warning}", quiet=quiet)
-        if not discovery.files:
-            _stderr("warning: no Python files found under the given paths", quiet=quiet)
         # Both are read before the (long) run, so a bad revision or file fails at once.
-        changed = _changed_lines(diff_revision, settings, discovery.files)
+        changed = _changed_lines(diff_revision, settings, files)
         baseline = _load_baseline(baseline_file)
-        run_check = _load_runner()
-        with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
-            progress.start(len(discovery.files))
-            run = run_check(
-                list(discovery.files), settings, progress=progress if progress.enabled else None
-            )
-        for note in dict.fromkeys(run.notes):
-            _stderr(f"note: {note}", quiet=quiet)
+        run = _run(files, settings, debug=debug, quiet=quiet)
         diagnostics = sorted(
             (d for result in run.results for d in result.diagnostics), key=lambda d: d.sort_key
         )
@@ -347,7 +352,7 @@ def check_command(
             raise SystemExit(EXIT_CLEAN)
         if baseline is not None:
             diagnostics = _hide_baselined(
-                diagnostics, baseline, keys, settings, discovery.files, baseline_file, quiet=quiet
+                diagnostics, baseline, keys, settings, files, baseline_file, quiet=quiet
             )
         if changed is not None:
             diagnostics = _keep_changed(diagnostics, changed, settings, quiet=quiet)
@@ -364,6 +369,157 @@ def check_command(
             # The report is for a machine and stays whole; the counts are for the person.
             click.echo(render_text(diagnostics, statistics=True, quiet=quiet), err=True, nl=False)
     raise SystemExit(exit_code(diagnostics))
+
+
+# --- fix ---------------------------------------------------------------------------------------
+
+
+@main.command("fix")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@_analysis_options
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print the fixes as a unified diff instead of writing them.",
+)
+@click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    help="Print only the findings that remain: no summary, no notes, no progress line.",
+)
+def fix_command(
+    paths: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    presets: tuple[str, ...],
+    no_types: bool,
+    config_path: Path | None,
+    debug: bool,
+    show_diff: bool,
+    quiet: bool,
+) -> None:
+    """Rewrite coercions of content to the SPI's accessor (text_of) where that is safe.
+
+    Only LML003 findings whose fix is safe and unambiguous are rewritten: `str(x)`, f-string
+    interpolations (not `!r`), `"%s" % x`, `str.format()` arguments, `+` with a string and
+    print/logging arguments. The accessor's import is added or reused. Files without a fixable
+    finding are never touched, and a second run changes nothing.
+
+    Exit status: 0 when no finding remains, 1 while unfixed findings remain (or, with --diff,
+    when there is something to fix), 2 on errors, as for `check`.
+
+    \b
+    Examples:
+      loomlint fix
+      loomlint fix src/ --diff
+      loomlint fix --select LML003 --no-types
+    """
+    with _reporting_errors(debug):
+        settings, files = _settings_and_files(
+            paths, select, ignore, presets, no_types, config_path, None, quiet=quiet
+        )
+        run = _run(files, settings, debug=debug, quiet=quiet)
+        remaining: list[Diagnostic] = []
+        fixed_count = 0
+        changed_files = 0
+        for result in run.results:
+            outcome = _fix_file(result, show_diff=show_diff)
+            fixed_count += len(outcome.fixed)
+            changed_files += 1 if outcome.fixed else 0
+            fixed_ids = {id(d) for d in outcome.fixed}
+            remaining.extend(d for d in result.diagnostics if id(d) not in fixed_ids)
+        remaining.sort(key=lambda d: d.sort_key)
+        if not show_diff:
+            click.echo(render_text(remaining, quiet=True), nl=False)
+        verb = "Would fix" if show_diff else "Fixed"
+        _stderr(
+            f"{verb} {_count(fixed_count, 'finding')} in {_count(changed_files, 'file')}; "
+            f"{_count(len(remaining), 'finding')} remaining.",
+            quiet=quiet,
+        )
+    if any(d.code in ANALYSIS_FAILURE_CODES for d in remaining):
+        raise SystemExit(EXIT_ERROR)
+    raise SystemExit(EXIT_FINDINGS if remaining or (show_diff and fixed_count) else EXIT_CLEAN)
+
+
+def _fix_file(result: FileResult, *, show_diff: bool) -> FixOutcome:
+    if not any(d.fix is not None for d in result.diagnostics):
+        return FixOutcome("", (), ())
+    path = Path(result.path)
+    try:
+        raw = path.read_bytes()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(encoding)
+    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
+        raise _Failure(f"cannot read '{result.path}' to fix it: {exc}") from exc
+    outcome = apply_fixes(text, result.diagnostics)
+    if not outcome.fixed:
+        return outcome
+    if show_diff:
+        click.echo(
+            "".join(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    outcome.text.splitlines(keepends=True),
+                    fromfile=f"a/{result.path}",
+                    tofile=f"b/{result.path}",
+                )
+            ),
+            nl=False,
+        )
+        return outcome
+    try:
+        path.write_bytes(outcome.text.encode(encoding))
+    except OSError as exc:
+        raise _Failure(f"cannot write '{result.path}': {exc.strerror or exc}") from exc
+    return outcome
+
+
+def _settings_and_files(
+    paths: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    presets: tuple[str, ...],
+    no_types: bool,
+    config_path: Path | None,
+    report_unused_suppressions: bool | None,
+    *,
+    quiet: bool,
+) -> tuple[Settings, list[str]]:
+    overrides = CliOverrides(
+        select=select or None,
+        ignore=ignore,
+        presets=presets or None,
+        no_types=no_types,
+        report_unused_suppressions=report_unused_suppressions,
+    )
+    try:
+        settings = load_settings(Path.cwd(), config_path, overrides)
+        discovery = discover_files(paths or (".",), settings)
+    except (ConfigError, DiscoveryError) as exc:
+        raise _Failure(str(exc)) from exc
+    for warning in discovery.warnings:
+        _stderr(f"warning: {warning}", quiet=quiet)
+    if not discovery.files:
+        _stderr("warning: no Python files found under the given paths", quiet=quiet)
+    return settings, list(discovery.files)
+
+
+def _run(files: Sequence[str], settings: Settings, *, debug: bool, quiet: bool) -> RunResult:
+    run_check = _load_runner()
+    with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
+        progress.start(len(files))
+        run = run_check(
+            list(files),
+            settings,
+            progress=progress if progress.enabled else None,
+            debug=debug,
+        )
+    for note in dict.fromkeys(run.notes):
+        _stderr(f"note: {note}", quiet=quiet)
+    return run
 
 
 def _check_gate_options(

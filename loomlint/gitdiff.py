@@ -74,7 +74,7 @@ def changed_lines(revision: str, cwd: Path, files: Sequence[str]) -> ChangedLine
     ``files`` (relative to ``cwd``, or absolute) are the files that will be checked: each must
     lie in that repository, so the question "what changed in this file" has an answer.
     """
-    if not revision.strip() or revision.startswith("-"):
+    if not revision.strip() or revision.startswith("-") or "\0" in revision:
         raise GitDiffError(f"--diff: '{revision}' is not a git revision")
     root = Path(_git(cwd, "rev-parse", "--show-toplevel", what="find the git repository").strip())
     commit = _resolve(root, revision)

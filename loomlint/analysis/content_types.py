@@ -30,6 +30,7 @@ from mypy.types import (
     TypedDictType,
     TypeType,
     TypeVarLikeType,
+    TypeVarType,
     UninhabitedType,
     UnionType,
     get_proper_type,
@@ -77,6 +78,25 @@ def classify(typ: Type | None, spi: SpiModel) -> ContentKind:
     return ContentKind.OTHER
 
 
+def classify_shape(typ: Type | None) -> ContentKind:
+    """Classify by shape alone, whatever the items: for values known to come from content.
+
+    ``str | list[str | dict]`` read from a ``content`` field is the content union even though
+    its items are no SPI's part types; narrowed, it is TEXT or PARTS.
+    """
+    proper = get_proper_type(typ)
+    if proper is None or isinstance(proper, AnyType):
+        return ContentKind.ANY
+    members = [m for m in _union_members(proper) if not isinstance(m, NoneType)]
+    text = [m for m in members if _is_text(m)]
+    collections = [m for m in members if _is_collection(m)]
+    if len(text) + len(collections) != len(members) or not members:
+        return ContentKind.OTHER
+    if text and collections:
+        return ContentKind.CONTENT
+    return ContentKind.TEXT if text else ContentKind.PARTS
+
+
 def is_content_field_type(typ: Type | None, spi: SpiModel) -> bool:
     """A content field's declared type: ``str`` together with any collection, or SPI content.
 
@@ -105,6 +125,9 @@ def declared_field_type(receiver: Type | None, field: str, *, item: bool = False
             if found is not None:
                 return found
         return None
+    if isinstance(proper, TypeVarType):
+        # self in a method, or a T bound to a message class: its bound declares the field.
+        return declared_field_type(proper.upper_bound, field, item=item)
     if item:
         return proper.items.get(field) if isinstance(proper, TypedDictType) else None
     if isinstance(proper, TypedDictType):

@@ -18,7 +18,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, build_index
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
-from loomlint.analysis.typefacts import ContentKind, FileTypes
+from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes
 from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Catalog, load_catalog
 from loomlint.checks import ALL_RULES, ContentFinding
@@ -192,7 +192,9 @@ def _check(
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
     accessor = _accessor_label(spi.fix_accessor)
-    candidates: dict[cst.BaseExpression, Value | None] = dict(flow)
+    candidates: dict[cst.BaseExpression, Value | None] = {
+        node: _verified(value, view) for node, value in flow.items()
+    }
     for node in view.typed_content_nodes():
         candidates.setdefault(node, None)
     diagnostics: list[Diagnostic] = []
@@ -246,13 +248,8 @@ def _judge(
         fact = view.expr(node)
         if fact is None:
             return None  # mypy knows this node, and it is not content here (narrowed, or other)
-        kind = fact.kind
-        if kind is ContentKind.ANY and fact.field_origin:
-            kind = ContentKind.CONTENT  # getattr(m, "content"): Any, but declared content
-        elif kind is ContentKind.ANY and syntactic is not None:
-            # Typed Any (getattr, a cast to Any) but read from content: the flow knows better.
-            kind = syntactic.kind
-        if kind not in (ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART):
+        kind = _typed_kind(fact, syntactic is not None)
+        if kind is None:
             return None
         if syntactic is None:
             if kind is not ContentKind.CONTENT:
@@ -263,6 +260,51 @@ def _judge(
     if syntactic is None or syntactic.kind is ContentKind.TEXT:
         return None
     return syntactic, syntactic.kind
+
+
+def _verified(value: Value, view: TypeView) -> Value | None:
+    """Drop the flow's read origins that mypy says are not content fields.
+
+    Where types cover a read, its receiver's declared field type decides: ``values["content"]``
+    of a plain ``dict`` is not a content read, and nothing loaded from it is content either.
+    """
+    if not view.available:
+        return value
+    origins = frozenset(
+        origin
+        for origin in value.origins
+        if not (
+            origin.how in ("read", "unpack")
+            and isinstance(origin.node, cst.BaseExpression)
+            and view.covered(origin.node)
+            and not _is_field_origin(view.expr(origin.node))
+        )
+    )
+    if origins == value.origins:
+        return value
+    return Value(value.kind, origins, value.alias) if origins else None
+
+
+def _is_field_origin(fact: ExprFact | None) -> bool:
+    return fact is not None and fact.field_origin
+
+
+def _typed_kind(fact: ExprFact, from_content: bool) -> ContentKind | None:
+    """The kind mypy's type gives a node, or None when it is not content there.
+
+    A value known to come from content (a field read, or a local the flow tracked from one) is
+    judged by its shape: ``str | list[dict]`` is the union, whatever its items. Anything else
+    must carry the SPI's part types to count.
+    """
+    if fact.kind in (ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART):
+        return fact.kind
+    known_content = fact.field_origin or from_content
+    if fact.kind is ContentKind.ANY and known_content:
+        # getattr(m, "content") or a cast to Any: mypy lost the type, the read did not.
+        return ContentKind.CONTENT
+    if known_content and fact.shape in (ContentKind.CONTENT, ContentKind.PARTS):
+        return fact.shape
+    return None
 
 
 def _diagnostic(
@@ -301,7 +343,9 @@ def _fix(
 ) -> Fix:
     target = positions[plan.target]
     accessor = fix_accessor.rsplit(".", 1)[-1]
-    replacement = f"{accessor}({_code(module, plan.wrapped)})"
+    # The wrapped expression's own parentheses stay where they are, outside the edit's range.
+    bare = plan.wrapped.with_changes(lpar=[], rpar=[]) if plan.wrapped.lpar else plan.wrapped
+    replacement = f"{accessor}({_code(module, bare)})"
     return Fix(
         description=f"Wrap in `{accessor}(...)`",
         edits=(

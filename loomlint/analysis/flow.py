@@ -658,6 +658,8 @@ class FlowAnalysis:
         if self._receiver_is_foreign(receiver, env):
             return None
         kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
+        if kind is ContentKind.OTHER:
+            return None
         origin = Origin(node, self._line(node), self._code(receiver), "read")
         return Value(kind, frozenset({origin}))
 
@@ -777,7 +779,11 @@ class FlowAnalysis:
             env.paths[fact.key] = fact.kind
             return
         value = env.names.get(fact.key)
-        if value is not None:
+        if value is None:
+            return
+        if fact.kind is ContentKind.OTHER:
+            del env.names[fact.key]  # narrowed to neither branch: not content here
+        else:
             env.names[fact.key] = Value(fact.kind, value.origins)
 
     def _facts_of(self, test: cst.BaseExpression, env: Env, truth: bool) -> list[_Narrowing]:
@@ -795,10 +801,10 @@ class FlowAnalysis:
             return []
         qualified = self._index.names.qualified(test.func)
         if qualified == "builtins.isinstance" and len(test.args) >= 2:
-            kind = self._isinstance_kind(test.args[1].value)
+            kind = self._isinstance_narrowing(test.args[1].value, truth)
             if kind is None:
                 return []
-            return [_Narrowing(subject.key, subject.is_path, kind if truth else _other(kind))]
+            return [_Narrowing(subject.key, subject.is_path, kind)]
         narrowing = self._spi.narrowing
         short = dotted_name(test.func)
         if (qualified is not None and qualified in narrowing) or (
@@ -839,18 +845,36 @@ class FlowAnalysis:
                         return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT)]
         return []
 
-    def _isinstance_kind(self, classes: cst.BaseExpression) -> ContentKind | None:
-        if isinstance(classes, cst.Tuple):
-            kinds = {self._type_name_kind(e.value) for e in classes.elements}
-            return kinds.pop() if len(kinds) == 1 else None
-        return self._type_name_kind(classes)
+    def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
+        """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
+
+        OTHER means the content cannot have reached this branch as content at all.
+        """
+        members = (
+            [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        )
+        kinds = {self._type_name_kind(member) for member in members}
+        text, parts = ContentKind.TEXT in kinds, ContentKind.PARTS in kinds
+        if text and parts:
+            return None if truth else ContentKind.OTHER
+        if text:
+            return ContentKind.TEXT if truth else ContentKind.PARTS
+        if parts:
+            return ContentKind.PARTS if truth else ContentKind.TEXT
+        if None in kinds:
+            return None  # an unknown class might be a subclass of either branch
+        # Only classes content never is (dict, int, ...).
+        return ContentKind.OTHER if truth else None
 
     def _type_name_kind(self, node: cst.BaseExpression) -> ContentKind | None:
+        """TEXT or PARTS for the branches' classes, OTHER for other builtins, None if unknown."""
         qualified = self._index.names.qualified(node)
         if qualified in _TEXT_TYPES:
             return ContentKind.TEXT
         if qualified in _PART_COLLECTION_TYPES:
             return ContentKind.PARTS
+        if qualified is not None and qualified.startswith("builtins."):
+            return ContentKind.OTHER
         return None
 
     def _key_of(self, node: cst.BaseExpression, env: Env) -> _Narrowing | None:
@@ -880,10 +904,6 @@ class FlowAnalysis:
 
 def _normalise(code: str) -> str:
     return _WHITESPACE.sub("", code)
-
-
-def _other(kind: ContentKind) -> ContentKind:
-    return ContentKind.PARTS if kind is ContentKind.TEXT else ContentKind.TEXT
 
 
 def _element_of(value: Value | None) -> Value | None:

@@ -277,6 +277,7 @@ class FactCollector:
         self._excluded: set[int] = set()
         self._unchecked: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
+        self._shapes: dict[int, ContentKind] = {}
         self._field_origins: set[int] = set()
         self._verdicts: dict[int, tuple[bool, str]] = {}
         self._partners: dict[int, bool] = {}
@@ -327,11 +328,13 @@ class FactCollector:
         verdict = self._verdicts.get(node_id)
         partner = self._partners.get(node_id)
         origin = node_id in self._field_origins
+        shape = self._shape(node)
         # Names typed Any are kept: a value read from content through getattr() or a cast to
         # Any is still content, which the syntactic flow knows and mypy no longer does.
         keep_any = kind is ContentKind.ANY and isinstance(node, NameExpr)
         if (
             kind not in _INTERESTING
+            and shape is not ContentKind.CONTENT
             and not keep_any
             and not origin
             and verdict is None
@@ -342,6 +345,7 @@ class FactCollector:
         return ExprFact(
             kind=kind,
             type_text=format_type_bare(typ, self._options) if typ is not None else "",
+            shape=shape,
             field_origin=origin,
             receiver_accepts=verdict[0] if verdict is not None else None,
             receiver_desc=verdict[1] if verdict is not None else "",
@@ -356,6 +360,18 @@ class FactCollector:
             kind = ContentKind.OTHER if typ is None else content_types.classify(typ, self._spi)
             self._kinds[node_id] = kind
         return kind
+
+    def _shape(self, node: Expression) -> ContentKind:
+        node_id = id(node)
+        shape = self._shapes.get(node_id)
+        if shape is None:
+            shape = content_types.classify_shape(self._types.get(node))
+            self._shapes[node_id] = shape
+        return shape
+
+    def _is_union(self, node: Expression) -> bool:
+        """The value is the content union by shape: str together with a collection."""
+        return self._shape(node) is ContentKind.CONTENT
 
     def _track(self, node: Expression, family: str) -> None:
         end_line = node.end_line if node.end_line is not None else node.line
@@ -437,7 +453,7 @@ class FactCollector:
         self._visit_statements(o.body.body, o)
 
     def _note_return(self, o: ReturnStmt, function: FuncDef | None) -> None:
-        if o.expr is None or function is None or self._kind(o.expr) is not ContentKind.CONTENT:
+        if o.expr is None or function is None or not self._is_union(o.expr):
             return
         declared = _declared_return_type(function)
         if declared is not None:
@@ -448,7 +464,7 @@ class FactCollector:
 
     def _note_assignment(self, o: AssignmentStmt) -> None:
         rvalue = o.rvalue
-        if self._kind(rvalue) is not ContentKind.CONTENT:
+        if not self._is_union(rvalue):
             return
         value_type = self._types.get(rvalue)
         for lvalue in o.lvalues:
@@ -470,7 +486,7 @@ class FactCollector:
         return isinstance(node, StrExpr) or self._kind(node) is ContentKind.TEXT
 
     def _note_partners(self, operand: Expression, other: Expression) -> None:
-        if self._kind(operand) in _INTERESTING:
+        if self._kind(operand) in _INTERESTING or self._is_union(operand):
             self._partners[id(operand)] = self._is_text(other)
 
     def _note_getter_origin(self, call: CallExpr) -> None:
@@ -519,8 +535,7 @@ class FactCollector:
         candidates = [
             index
             for index, arg in enumerate(call.args)
-            if call.arg_kinds[index] not in (ARG_STAR, ARG_STAR2)
-            and self._kind(arg) is ContentKind.CONTENT
+            if call.arg_kinds[index] not in (ARG_STAR, ARG_STAR2) and self._is_union(arg)
         ]
         if not candidates:
             return

@@ -38,6 +38,9 @@ class ExprFact:
 
     kind: ContentKind
     type_text: str
+    # The kind by shape alone (any collection counts as parts): what the value is when it is
+    # known to come from content (a field read, or a local the flow tracked from one).
+    shape: ContentKind = ContentKind.OTHER
     # A read of a content field (``m.content``, ``m["content"]``, ``m.get("content")``,
     # ``getattr(m, "content")``) whose receiver declares that field as a content union.
     field_origin: bool = False

@@ -199,6 +199,13 @@ def test_corrupt_files_are_refused_with_the_reason(data: bytes, problem: str) ->
     assert str(raised.value) == f"baseline 'ci/baseline.json': {problem}{HINT}"
 
 
+def test_an_absurd_number_is_an_error_not_a_crash() -> None:
+    # Python refuses to convert integers this long (since 3.10.7/3.11): a ValueError that is
+    # not a JSONDecodeError. Either way the file is refused with a message.
+    with pytest.raises(BaselineError, match=r"^baseline 'b\.json': (not valid JSON|unsupported)"):
+        parse_baseline(b'{"version": ' + b"9" * 5000 + b', "findings": []}', "b.json")
+
+
 def test_tolerated_variations() -> None:
     data = (
         "\ufeff"

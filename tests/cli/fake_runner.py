@@ -35,6 +35,7 @@ class FakeRunner:
         settings: Settings,
         *,
         progress: Callable[[int, int], None] | None = None,
+        debug: bool = False,
     ) -> FakeRunResult:
         self.calls.append(([str(f) for f in files], settings))
         self.progress_given.append(progress is not None)

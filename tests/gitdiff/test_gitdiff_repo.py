@@ -145,6 +145,7 @@ def test_symlinked_folder_of_the_repository(history: Path, tmp_path: Path, files
             "(in a shallow clone, fetch it first, e.g. `git fetch origin main`)",
         ),
         ("--output=x", "--diff: '--output=x' is not a git revision"),
+        ("HEAD\0x", "--diff: 'HEAD\0x' is not a git revision"),
         ("", "--diff: '' is not a git revision"),
         (" ", "--diff: ' ' is not a git revision"),
     ],

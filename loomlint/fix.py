@@ -1,0 +1,117 @@
+"""Apply the safe rewrites that findings carry: splice their edits, then add the accessor import.
+
+Edits are spliced into the original text, so everything around them (formatting, comments)
+stays byte for byte. The import is added by LibCST's ``AddImportsVisitor``, which reuses an
+existing ``from module import name`` and otherwise adds one beside the other imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+from loomlint.analysis.names import ModuleNames, record_import, record_import_from
+from loomlint.diagnostics import Diagnostic, Edit
+
+
+@dataclass(frozen=True, slots=True)
+class FixOutcome:
+    """The fixed text of one file, and which of its findings the rewrite resolved."""
+
+    text: str
+    fixed: tuple[Diagnostic, ...]
+    # Fixable findings left alone: their edit overlapped another, or the accessor's name is
+    # taken by something else in the module.
+    skipped: tuple[Diagnostic, ...]
+
+
+def apply_fixes(text: str, diagnostics: Sequence[Diagnostic]) -> FixOutcome:
+    fixable = [d for d in diagnostics if d.fix is not None]
+    if not fixable:
+        return FixOutcome(text, (), ())
+    blocked = _accessors_taken(text, fixable)
+    chosen: list[Diagnostic] = []
+    skipped: list[Diagnostic] = []
+    taken: list[Edit] = []
+    # Outer edits first, so an edit nested inside one already chosen is the one skipped.
+    for diagnostic in sorted(fixable, key=_outer_first):
+        assert diagnostic.fix is not None
+        edits = diagnostic.fix.edits
+        if any(name in blocked for name in diagnostic.fix.imports) or any(
+            _overlaps(edit, other) for edit in edits for other in taken
+        ):
+            skipped.append(diagnostic)
+            continue
+        chosen.append(diagnostic)
+        taken.extend(edits)
+    if not chosen:
+        return FixOutcome(text, (), tuple(skipped))
+    fixed_text = _splice(text, taken)
+    imports = sorted({name for d in chosen if d.fix is not None for name in d.fix.imports})
+    fixed_text = _add_imports(fixed_text, imports)
+    return FixOutcome(fixed_text, tuple(chosen), tuple(skipped))
+
+
+def _outer_first(diagnostic: Diagnostic) -> tuple[int, int, int, int]:
+    assert diagnostic.fix is not None
+    first = diagnostic.fix.edits[0]
+    return (first.line, first.column, -first.end_line, -first.end_column)
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    a_start, a_end = (a.line, a.column), (a.end_line, a.end_column)
+    b_start, b_end = (b.line, b.column), (b.end_line, b.end_column)
+    return a_start < b_end and b_start < a_end
+
+
+def _splice(text: str, edits: Sequence[Edit]) -> str:
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - 1] + column - 1
+
+    result = text
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        begin = offset(edit.line, edit.column)
+        end = offset(edit.end_line, edit.end_column)
+        result = result[:begin] + edit.replacement + result[end:]
+    return result
+
+
+def _accessors_taken(text: str, fixable: Sequence[Diagnostic]) -> set[str]:
+    """Accessors whose short name the module already binds to something else."""
+    wanted = {name for d in fixable if d.fix is not None for name in d.fix.imports}
+    module = cst.parse_module(text)
+    names = ModuleNames()
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    record_import(names, small)
+                elif isinstance(small, cst.ImportFrom):
+                    record_import_from(names, small)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            names.assigned.add(statement.name.value)
+    taken: set[str] = set()
+    for qualified in wanted:
+        short = qualified.rsplit(".", 1)[-1]
+        bound = names.imports.get(short)
+        if (bound is not None and bound != qualified) or short in names.assigned:
+            taken.add(qualified)
+    return taken
+
+
+def _add_imports(text: str, qualified_names: Sequence[str]) -> str:
+    module = cst.parse_module(text)
+    context = CodemodContext()
+    for qualified in qualified_names:
+        package, _, name = qualified.rpartition(".")
+        AddImportsVisitor.add_needed_import(context, package, name)
+    return AddImportsVisitor(context).transform_module(module).code

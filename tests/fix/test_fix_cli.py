@@ -1,0 +1,102 @@
+"""`loomlint fix` end to end: exact rewritten text, --diff, idempotence, exit codes."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from loomlint.cli import main
+
+BEFORE = textwrap.dedent(
+    """\
+    import logging
+
+    from loomlint.content import LlmMessage
+
+    def report(m: LlmMessage) -> str:
+        logging.info("said %s", m.content)  # the log line
+        return "said: " + m.content
+    """
+)
+
+AFTER = textwrap.dedent(
+    """\
+    import logging
+
+    from loomlint.content import text_of, LlmMessage
+
+    def report(m: LlmMessage) -> str:
+        logging.info("said %s", text_of(m.content))  # the log line
+        return "said: " + text_of(m.content)
+    """
+)
+
+CLEAN = (
+    "from loomlint.content import LlmMessage\n\n\ndef role(m: LlmMessage) -> str:\n"
+    "    return m.role\n"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text(BEFORE)
+    (tmp_path / "clean.py").write_text(CLEAN)
+    return tmp_path
+
+
+def _fix(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["fix", "--no-types", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_fix_rewrites_and_a_second_run_changes_nothing(project: Path) -> None:
+    clean_stat = os.stat(project / "clean.py")
+    assert _fix(".") == (
+        0,
+        "",
+        "note: checking without types (--no-types): precision is reduced\n"
+        "Fixed 2 findings in 1 file; 0 findings remaining.\n",
+    )
+    assert (project / "bad.py").read_text() == AFTER
+    assert os.stat(project / "clean.py").st_mtime_ns == clean_stat.st_mtime_ns
+    code, out, err = _fix(".", "--quiet")
+    assert (code, out, err) == (0, "", "")
+    assert (project / "bad.py").read_text() == AFTER
+
+
+def test_diff_shows_the_patch_and_writes_nothing(project: Path) -> None:
+    code, out, _ = _fix("--diff", "bad.py")
+    assert code == 1
+    assert out == (
+        "--- a/bad.py\n"
+        "+++ b/bad.py\n"
+        "@@ -1,7 +1,7 @@\n"
+        " import logging\n"
+        " \n"
+        "-from loomlint.content import LlmMessage\n"
+        "+from loomlint.content import text_of, LlmMessage\n"
+        " \n"
+        " def report(m: LlmMessage) -> str:\n"
+        '-    logging.info("said %s", m.content)  # the log line\n'
+        '-    return "said: " + m.content\n'
+        '+    logging.info("said %s", text_of(m.content))  # the log line\n'
+        '+    return "said: " + text_of(m.content)\n'
+    )
+    assert (project / "bad.py").read_text() == BEFORE
+
+
+def test_unfixable_findings_remain_and_exit_1(project: Path) -> None:
+    (project / "bad.py").write_text(
+        BEFORE + "\n\ndef g(m: LlmMessage) -> str:\n    return repr(m.content)\n"
+    )
+    code, out, err = _fix("bad.py")
+    assert code == 1
+    assert out == (
+        "bad.py:11:17: LML003 content of `m` is coerced to str by repr(); use text_of(...)\n"
+    )
+    assert err.endswith("Fixed 2 findings in 1 file; 1 finding remaining.\n")
