@@ -79,10 +79,17 @@ class Preset:
     content_types: tuple[str, ...]
     message_types: tuple[str, ...]
     part_types: tuple[str, ...]
+    # Classes whose content field is only text (a response message, a text part) or only a
+    # list of parts (Anthropic's response Message): evidence for the syntactic fallback.
+    text_only_types: tuple[str, ...]
+    parts_only_types: tuple[str, ...]
     accessors: tuple[str, ...]
     narrowing: tuple[str, ...]
     attribute_accessors: tuple[str, ...]
+    # What ``loomlint fix`` rewrites a coerced content read to: a function wrapped around it
+    # (``text_of(m.content)``), or a property of the message read instead (``m.text``).
     fix_accessor: str | None
+    fix_attribute: str | None = None
 
 
 @dataclass(frozen=True)
@@ -316,6 +323,8 @@ _PRESET_KEYS = frozenset(
         "content-types",
         "message-types",
         "part-types",
+        "text-only-types",
+        "parts-only-types",
         "accessors",
         "narrowing",
         "attribute-accessors",
@@ -331,7 +340,29 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
     if not isinstance(fix, dict):
         raise CatalogError(f"{where}: key 'fix' must be a table")
     fix_table = cast("dict[str, object]", fix)
-    _reject_unknown_keys(fix_table, frozenset({"accessor"}), f"{where}: [fix]")
+    fix_where = f"{where}: [fix]"
+    _reject_unknown_keys(fix_table, frozenset({"accessor", "attribute"}), fix_where)
+    fix_accessor = _optional_text(fix_table, "accessor", fix_where)
+    fix_attribute = _optional_text(fix_table, "attribute", fix_where)
+    if fix_accessor is not None and fix_attribute is not None:
+        raise CatalogError(f"{fix_where}: give 'accessor' or 'attribute', not both")
+    if fix_accessor is not None and not _is_qualified(fix_accessor):
+        raise CatalogError(
+            f"{fix_where}: key 'accessor' must be a qualified name "
+            f"('package.module.function'), got {fix_accessor!r}"
+        )
+    if fix_attribute is not None and not fix_attribute.isidentifier():
+        raise CatalogError(
+            f"{fix_where}: key 'attribute' must be an attribute name (e.g. 'text'), "
+            f"got {fix_attribute!r}"
+        )
+    attribute_accessors = _names(data, "attribute-accessors", where)
+    for name in attribute_accessors:
+        if not name.isidentifier():
+            raise CatalogError(
+                f"{where}: key 'attribute-accessors' must list attribute names "
+                f"(e.g. 'text'), got {name!r}"
+            )
     return Preset(
         name=_text(data, "name", where),
         description=_text(data, "description", where) if "description" in data else "",
@@ -340,11 +371,19 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         content_types=_names(data, "content-types", where),
         message_types=_names(data, "message-types", where),
         part_types=_names(data, "part-types", where),
+        text_only_types=_names(data, "text-only-types", where),
+        parts_only_types=_names(data, "parts-only-types", where),
         accessors=_names(data, "accessors", where),
         narrowing=_names(data, "narrowing", where),
-        attribute_accessors=_names(data, "attribute-accessors", where),
-        fix_accessor=_optional_text(fix_table, "accessor", f"{where}: [fix]"),
+        attribute_accessors=attribute_accessors,
+        fix_accessor=fix_accessor,
+        fix_attribute=fix_attribute,
     )
+
+
+def _is_qualified(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) >= 2 and all(part.isidentifier() for part in parts)
 
 
 def _reject_unknown_keys(data: Mapping[str, object], known: frozenset[str], where: str) -> None:

@@ -75,6 +75,7 @@ class RunCheck(Protocol):
         *,
         progress: ProgressCallback | None = None,
         debug: bool = False,
+        use_cache: bool = True,
     ) -> RunResult: ...
 
 
@@ -217,6 +218,12 @@ _ANALYSIS_OPTIONS = [
         help="Read configuration from PATH (a pyproject.toml with [tool.loomlint], or a "
         "loomlint.toml) instead of the nearest one above the current folder.",
     ),
+    click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Analyse every file afresh: neither read nor write the result cache "
+        "(.loomlint_cache/ under the project root).",
+    ),
     click.option("--debug", is_flag=True, help="Show tracebacks of internal errors."),
 ]
 
@@ -296,6 +303,7 @@ def check_command(
     presets: tuple[str, ...],
     no_types: bool,
     config_path: Path | None,
+    no_cache: bool,
     report_unused_suppressions: bool | None,
     diff_revision: str | None,
     baseline_file: Path | None,
@@ -342,7 +350,7 @@ def check_command(
         # Both are read before the (long) run, so a bad revision or file fails at once.
         changed = _changed_lines(diff_revision, settings, files)
         baseline = _load_baseline(baseline_file)
-        run = _run(files, settings, debug=debug, quiet=quiet)
+        run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         diagnostics = sorted(
             (d for result in run.results for d in result.diagnostics), key=lambda d: d.sort_key
         )
@@ -396,6 +404,7 @@ def fix_command(
     presets: tuple[str, ...],
     no_types: bool,
     config_path: Path | None,
+    no_cache: bool,
     debug: bool,
     show_diff: bool,
     quiet: bool,
@@ -420,7 +429,7 @@ def fix_command(
         settings, files = _settings_and_files(
             paths, select, ignore, presets, no_types, config_path, None, quiet=quiet
         )
-        run = _run(files, settings, debug=debug, quiet=quiet)
+        run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         remaining: list[Diagnostic] = []
         fixed_count = 0
         changed_files = 0
@@ -507,7 +516,9 @@ def _settings_and_files(
     return settings, list(discovery.files)
 
 
-def _run(files: Sequence[str], settings: Settings, *, debug: bool, quiet: bool) -> RunResult:
+def _run(
+    files: Sequence[str], settings: Settings, *, debug: bool, quiet: bool, no_cache: bool
+) -> RunResult:
     run_check = _load_runner()
     with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
         progress.start(len(files))
@@ -516,6 +527,7 @@ def _run(files: Sequence[str], settings: Settings, *, debug: bool, quiet: bool) 
             settings,
             progress=progress if progress.enabled else None,
             debug=debug,
+            use_cache=not no_cache,
         )
     for note in dict.fromkeys(run.notes):
         _stderr(f"note: {note}", quiet=quiet)

@@ -75,6 +75,10 @@ class SpiModel:
     content_types: QualifiedNames
     message_types: QualifiedNames
     part_types: QualifiedNames
+    # Classes whose content field is only text, or only a list of parts (syntactic evidence:
+    # ``isinstance(p, TextPart)`` or ``response: Message`` says what ``.content`` holds there).
+    text_only_types: QualifiedNames
+    parts_only_types: QualifiedNames
     # Callables whose argument position is sanctioned: accessors and sanitizers by full name.
     accessors: QualifiedNames
     narrowing: QualifiedNames
@@ -82,6 +86,20 @@ class SpiModel:
     attribute_accessors: frozenset[str]
     # The accessor ``loomlint fix`` inserts, by qualified name (``module.function``).
     fix_accessor: str | None
+    # Or the message property ``loomlint fix`` reads instead (``m.content`` -> ``m.text``).
+    fix_attribute: str | None = None
+
+    @property
+    def accessor_label(self) -> str | None:
+        """How messages name the safe way to read the text: ``text_of(...)``, ``.text``.
+
+        None when the active SPIs name no accessor (the fix is then to narrow the value).
+        """
+        if self.fix_accessor is not None:
+            return f"{self.fix_accessor.rsplit('.', 1)[-1]}(...)"
+        if self.fix_attribute is not None:
+            return f".{self.fix_attribute}"
+        return None
 
     @property
     def accessor_short_names(self) -> frozenset[str]:
@@ -103,8 +121,12 @@ def build_spi_model(
     extra_sanitizers: Sequence[str] = (),
     extra_content_fields: Sequence[str] = (),
 ) -> SpiModel:
-    """Merge presets (in order) with the user's extra names. The first preset's fix wins."""
-    fix_accessor = next((p.fix_accessor for p in presets if p.fix_accessor), None)
+    """Merge presets (in order) with the user's extra names.
+
+    The fix of the first preset that has one wins (an accessor function or a message property).
+    """
+    fixer = next((p for p in presets if p.fix_accessor or p.fix_attribute), None)
+    fix_attribute = fixer.fix_attribute if fixer is not None else None
     return SpiModel(
         preset_names=tuple(p.name for p in presets),
         modules=_ordered_union(p.modules for p in presets),
@@ -114,12 +136,22 @@ def build_spi_model(
         content_types=QualifiedNames.of(_ordered_union(p.content_types for p in presets)),
         message_types=QualifiedNames.of(_ordered_union(p.message_types for p in presets)),
         part_types=QualifiedNames.of(_ordered_union(p.part_types for p in presets)),
+        text_only_types=QualifiedNames.of(_ordered_union(p.text_only_types for p in presets)),
+        parts_only_types=QualifiedNames.of(_ordered_union(p.parts_only_types for p in presets)),
         accessors=QualifiedNames.of(
             _ordered_union([*(p.accessors for p in presets), extra_accessors, extra_sanitizers])
         ),
         narrowing=QualifiedNames.of(_ordered_union(p.narrowing for p in presets)),
-        attribute_accessors=frozenset(_ordered_union(p.attribute_accessors for p in presets)),
-        fix_accessor=fix_accessor,
+        attribute_accessors=frozenset(
+            _ordered_union(
+                [
+                    *(p.attribute_accessors for p in presets),
+                    (fix_attribute,) if fix_attribute else (),
+                ]
+            )
+        ),
+        fix_accessor=fixer.fix_accessor if fixer is not None else None,
+        fix_attribute=fix_attribute,
     )
 
 

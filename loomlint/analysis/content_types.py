@@ -111,6 +111,18 @@ def is_content_field_type(typ: Type | None, spi: SpiModel) -> bool:
     return any(_is_text(m) for m in members) and any(_is_collection(m) for m in members)
 
 
+def is_content_origin_type(typ: Type | None, spi: SpiModel) -> bool:
+    """Whether a read of a content field declared ``typ`` is an origin.
+
+    The content union (``is_content_field_type``), or a collection of the SPI's part types
+    only: Anthropic's response ``Message.content`` is ``list[ContentBlock]``, never a string,
+    so only turning it into a string is a finding (a parts list is never used as one branch).
+    """
+    if is_content_field_type(typ, spi):
+        return True
+    return classify(typ, spi) is ContentKind.PARTS
+
+
 def declared_field_type(receiver: Type | None, field: str, *, item: bool = False) -> Type | None:
     """The declared type of ``receiver.field`` (attribute, property), or with ``item`` of the
     TypedDict key ``receiver[field]``.

@@ -10,13 +10,14 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
-from loomlint.analysis.index import ModuleIndex, build_index
+from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
 from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes
 from loomlint.analysis.typeview import TypeView
@@ -89,11 +90,14 @@ def analyze_source(
     try:
         module = _parse(source)
         text = module.code
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
-        index = build_index(module, positions)
-        statement_range = _statement_ranges(index, positions)
-        diagnostics.extend(_check(path, module, index, positions, settings, catalog, types))
+        index = build_index(module)
+        flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated).run()
+        positions = _LazyPositions(module, index)
+        statement_range = positions.statement_range
+        if flow or _has_typed_content(types):
+            diagnostics.extend(
+                _check(path, module, index, positions.get(), flow, settings, catalog, types)
+            )
     except _Unanalysable as problem:
         diagnostics.append(_analysis_diagnostic(catalog, path, problem))
     except RecursionError:
@@ -178,17 +182,47 @@ def _parse(source: bytes) -> cst.Module:
 _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast for one constant
 
 
+class _LazyPositions:
+    """Positions cost more than parsing: they are computed only for a file with candidates,
+    or when an own-line suppression needs the range of the statement below it."""
+
+    def __init__(self, module: cst.Module, index: ModuleIndex) -> None:
+        self._module = module
+        self._index = index
+        self._positions: Mapping[cst.CSTNode, CodeRange] | None = None
+        self._ranges: Callable[[int], tuple[int, int] | None] | None = None
+
+    def get(self) -> Mapping[cst.CSTNode, CodeRange]:
+        if self._positions is None:
+            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+            assign_keys(self._index, self._positions)
+        return self._positions
+
+    def statement_range(self, line: int) -> tuple[int, int] | None:
+        if self._ranges is None:
+            self._ranges = _statement_ranges(self._index, self.get())
+        return self._ranges(line)
+
+
+def _has_typed_content(types: FileTypes | None) -> bool:
+    return types is not None and any(
+        fact.kind is ContentKind.CONTENT for fact in types.exprs.values()
+    )
+
+
 def _check(
     path: str,
     module: cst.Module,
     index: ModuleIndex,
     positions: Mapping[cst.CSTNode, CodeRange],
+    flow: Mapping[cst.BaseExpression, Value],
     settings: Settings,
     catalog: Catalog,
     types: FileTypes | None,
 ) -> list[Diagnostic]:
     spi = settings.spi
-    flow = FlowAnalysis(module, index, positions, spi, catalog.unrelated).run()
+    flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
     accessor = _accessor_label(spi.fix_accessor)
@@ -260,6 +294,14 @@ def _judge(
     if syntactic is None or syntactic.kind is ContentKind.TEXT:
         return None
     return syntactic, syntactic.kind
+
+
+def _with_lines(value: Value, positions: Mapping[cst.CSTNode, CodeRange]) -> Value:
+    """The flow records origins before positions exist; give them their lines now."""
+    origins = frozenset(
+        replace(origin, line=positions[origin.node].start.line) for origin in value.origins
+    )
+    return Value(value.kind, origins, value.alias)
 
 
 def _verified(value: Value, view: TypeView) -> Value | None:

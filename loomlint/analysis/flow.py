@@ -15,15 +15,15 @@ engine replaces the *kind* by mypy's narrowed type and keeps these origins for i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import libcst as cst
-from libcst.metadata import CodeRange
 
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import dotted_name, single_index, string_value
+from loomlint.analysis.tree import child_nodes, is_expression
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.catalog import Unrelated
 from loomlint.spi import SpiModel
@@ -157,13 +157,11 @@ class FlowAnalysis:
         self,
         module: cst.Module,
         index: ModuleIndex,
-        positions: Mapping[cst.CSTNode, CodeRange],
         spi: SpiModel,
         unrelated: Unrelated,
     ) -> None:
         self._module = module
         self._index = index
-        self._positions = positions
         self._spi = spi
         self._unrelated = unrelated
         self.values: dict[cst.BaseExpression, Value] = {}
@@ -220,6 +218,7 @@ class FlowAnalysis:
             env.bind(name, Value(ContentKind.CONTENT, frozenset({origin})))
         else:
             env.bind(name, None, foreign=evidence == "foreign")
+            self._narrow_fields_of(env, name, param.annotation.annotation)
 
     # --- statements ---------------------------------------------------------------------------
 
@@ -249,6 +248,7 @@ class FlowAnalysis:
                 evidence = self.annotation_evidence(node.annotation.annotation)
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
                 self._summarise(node.target.value, value)
+                self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
             return env
@@ -393,7 +393,7 @@ class FlowAnalysis:
         for item in node.items:
             value = self._eval(item.item, env)
             if item.asname is not None:
-                foreign = self._is_foreign_call(item.item)
+                foreign = self._is_foreign_call(item.item, env)
                 if isinstance(item.asname.name, cst.Name):
                     env.bind(item.asname.name.value, value, foreign=foreign)
                 else:
@@ -429,7 +429,7 @@ class FlowAnalysis:
         env: Env,
     ) -> None:
         if isinstance(target, cst.Name):
-            foreign = value_node is not None and self._is_foreign_call(value_node)
+            foreign = value_node is not None and self._is_foreign_call(value_node, env)
             env.bind(target.value, value, foreign=foreign)
             self._summarise(target.value, value)
             return
@@ -493,9 +493,14 @@ class FlowAnalysis:
         if kind is not None and subject_key is not None:
             self._apply(_Narrowing(subject_key.key, subject_key.is_path, kind), env)
         if isinstance(pattern, cst.MatchClass):
+            field_kind = self._field_kind_of_classes([pattern.cls])
             for keyword in pattern.kwds:
-                if keyword.key.value in self._spi.content_fields:
-                    self._bind_field_pattern(keyword.pattern, subject_node, keyword.key.value, env)
+                if keyword.key.value in self._spi.content_fields and field_kind is not (
+                    ContentKind.TEXT
+                ):
+                    self._bind_field_pattern(
+                        keyword.pattern, subject_node, keyword.key.value, env, field_kind
+                    )
                 else:
                     self._bind_pattern(keyword.pattern, subject_node, None, None, env)
             for positional in pattern.patterns:
@@ -520,9 +525,17 @@ class FlowAnalysis:
                 self._bind_pattern(alternative.pattern, subject_node, None, None, env)
 
     def _bind_field_pattern(
-        self, pattern: cst.MatchPattern, subject_node: cst.BaseExpression, field: str, env: Env
+        self,
+        pattern: cst.MatchPattern,
+        subject_node: cst.BaseExpression,
+        field: str,
+        env: Env,
+        declared: ContentKind | None = None,
     ) -> None:
-        """``case M(content=c)`` / ``case {"content": c}``: a destructuring origin."""
+        """``case M(content=c)`` / ``case {"content": c}``: a destructuring origin.
+
+        ``declared``: what the class says the field holds (PARTS for a parts-only type).
+        """
         receiver = self._code(subject_node)
         origin = Origin(pattern, self._line(pattern), receiver, "capture")
         captured = Value(ContentKind.CONTENT, frozenset({origin}))
@@ -532,6 +545,7 @@ class FlowAnalysis:
             if isinstance(pattern, cst.MatchAs) and pattern.pattern
             else self._pattern_kind(pattern)
         )
+        kind = kind if kind is not None else declared
         if kind is not None:
             captured = Value(kind, captured.origins)
             env.paths[path] = kind
@@ -613,10 +627,10 @@ class FlowAnalysis:
         return None
 
     def _eval_children(self, node: cst.CSTNode, env: Env) -> None:
-        for child in node.children:
-            if isinstance(child, cst.BaseExpression):
-                self._eval(child, env)
-            elif not isinstance(child, (cst.Annotation, cst.BaseParenthesizableWhitespace)):
+        for child in child_nodes(node):
+            if is_expression(child):
+                self._eval(child, env)  # type: ignore[arg-type]
+            elif not isinstance(child, cst.Annotation):
                 self._eval_children(child, env)
 
     def _eval_comprehension(
@@ -669,6 +683,8 @@ class FlowAnalysis:
         """The receiver and narrowing path of a content-field read, or None."""
         fields = self._spi.content_fields
         if isinstance(node, cst.Attribute) and node.attr.value in fields:
+            if node.attr.value in self._spi.attribute_accessors:
+                return None  # msg.text: an accessor of the message, not a read of its content
             return node.value, self._path_of(node)
         if isinstance(node, cst.Subscript):
             key = single_index(node)
@@ -698,15 +714,23 @@ class FlowAnalysis:
     def _receiver_is_foreign(self, receiver: cst.BaseExpression, env: Env) -> bool:
         if isinstance(receiver, cst.Name):
             return receiver.value in env.foreign
-        return self._is_foreign_call(receiver)
+        return self._is_foreign_call(receiver, env)
 
-    def _is_foreign_call(self, node: cst.BaseExpression) -> bool:
-        """A call into a module known to have a ``.content`` of its own, or ``open()``."""
+    def _is_foreign_call(self, node: cst.BaseExpression, env: Env | None = None) -> bool:
+        """A call into a module known to have a ``.content`` of its own, or ``open()``, or a
+        method of an object known not to be a message (``client.get(url)`` of an
+        ``httpx.Client``)."""
         while isinstance(node, cst.Await):
             node = node.expression
         if not isinstance(node, cst.Call):
             return False
         func = node.func
+        if env is not None and env.foreign and isinstance(func, cst.Attribute):
+            root: cst.BaseExpression = func.value
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if isinstance(root, cst.Name) and root.value in env.foreign:
+                return True
         qualified = self._index.names.qualified(func)
         if qualified is None and isinstance(func, cst.Attribute):
             qualified = self._index.names.qualified(func.value)
@@ -796,6 +820,9 @@ class FlowAnalysis:
     def _call_facts(self, test: cst.Call, env: Env, truth: bool) -> list[_Narrowing]:
         if not test.args:
             return []
+        receiver_facts = self._receiver_isinstance_facts(test, truth)
+        if receiver_facts:
+            return receiver_facts
         subject = self._key_of(test.args[0].value, env)
         if subject is None:
             return []
@@ -844,6 +871,48 @@ class FlowAnalysis:
                     if subject is not None:
                         return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT)]
         return []
+
+    def _receiver_isinstance_facts(self, test: cst.Call, truth: bool) -> list[_Narrowing]:
+        """``isinstance(p, TextPart)`` true: ``p.content`` is only text there (a type of the
+        SPI whose content field is plain text, or only a list of parts)."""
+        if (
+            not truth
+            or len(test.args) < 2
+            or self._index.names.qualified(test.func) != "builtins.isinstance"
+        ):
+            return []
+        receiver = self._path_of(test.args[0].value)
+        classes = test.args[1].value
+        members = (
+            [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+        )
+        kind = self._field_kind_of_classes(members)
+        if receiver is None or kind is None:
+            return []
+        return [
+            _Narrowing(f"{receiver}.{field}", True, kind)
+            for field in sorted(self._spi.content_fields)
+        ]
+
+    def _narrow_fields_of(self, env: Env, name: str, annotation: cst.BaseExpression) -> None:
+        """``response: Message``: what the annotated class says ``response.content`` holds."""
+        names = [n for n in _annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        kind = self._field_kind_of_classes([_parse_name(n) for n in names]) if names else None
+        if kind is not None:
+            for field in self._spi.content_fields:
+                env.paths[f"{name}.{field}"] = kind
+
+    def _field_kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
+        """TEXT when every class is a text-only type of the SPI, PARTS when every class is a
+        parts-only type; None otherwise (unknown, or a mix)."""
+        qualified = [self._index.names.qualified(c) for c in classes]
+        if not qualified or any(q is None for q in qualified):
+            return None
+        if all(q in self._spi.text_only_types for q in qualified):
+            return ContentKind.TEXT
+        if all(q in self._spi.parts_only_types for q in qualified):
+            return ContentKind.PARTS
+        return None
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
@@ -899,7 +968,10 @@ class FlowAnalysis:
         return self._module.code_for_node(node).strip()
 
     def _line(self, node: cst.CSTNode) -> int:
-        return self._positions[node].start.line
+        # Positions are computed only for files with something to report: the engine
+        # resolves origin lines then (see engine._resolve_lines).
+        del node
+        return 0
 
 
 def _normalise(code: str) -> str:
@@ -951,7 +1023,7 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
 
 
 def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    return [c for c in node.children if isinstance(c, cst.BaseExpression)]
+    return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

@@ -17,6 +17,7 @@ The trees are then walked once (``FactCollector``) and reduced to picklable ``Fi
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import re
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Protocol
 
 from mypy import build
+from mypy.build import Graph, State
 from mypy.argmap import map_actuals_to_formals
 from mypy.errors import CompileError
 from mypy.main import process_options
@@ -71,6 +73,7 @@ from mypy.nodes import (
 )
 from mypy.options import Options
 from mypy.server.subexpr import get_subexpressions
+from mypy.version import __version__ as mypy_version
 from mypy.types import (
     AnyType,
     CallableType,
@@ -104,10 +107,16 @@ _MAX_CRASH_RETRIES = 3
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file to analyse: its path as reported, and its decoded text."""
+    """A file to analyse: its path as reported, and its decoded text.
+
+    ``force`` makes mypy analyse it and the oracle report its facts. An unforced file is only
+    built (from mypy's cache when fresh) so that its dependency key is known: a result cached
+    for it stays valid while that key does.
+    """
 
     path: str
     text: str
+    force: bool = True
 
 
 @dataclass(slots=True)
@@ -115,6 +124,9 @@ class OracleResult:
     files: dict[str, FileTypes] = field(default_factory=dict[str, FileTypes])
     # Files the oracle could not analyse, with the reason (reported as LML904).
     failures: dict[str, str] = field(default_factory=dict[str, str])
+    # A digest of everything mypy's types for the file depend on: the interfaces of the
+    # modules it depends on, the options that affect its types, mypy's version.
+    dependency_keys: dict[str, str] = field(default_factory=dict[str, str])
 
 
 class TypeOracle(Protocol):
@@ -139,7 +151,9 @@ class MypyOracle:
             if not pending:
                 return result
             try:
-                result.files.update(self._build(list(pending.values())))
+                facts, keys = self._build(list(pending.values()))
+                result.files.update(facts)
+                result.dependency_keys.update(keys)
                 return result
             except _TargetCrash as crash:
                 culprit = pending.pop(crash.abspath)
@@ -148,7 +162,7 @@ class MypyOracle:
             result.failures[source.path] = "mypy kept crashing on other files of this run"
         return result
 
-    def _build(self, files: list[SourceFile]) -> dict[str, FileTypes]:
+    def _build(self, files: list[SourceFile]) -> tuple[dict[str, FileTypes], dict[str, str]]:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
         args = [f.path for f in files]
@@ -158,12 +172,18 @@ class MypyOracle:
             sources, options = process_options(args, stdout=output, stderr=output)
         except SystemExit:
             raise OracleUnavailable(_first_lines(output.getvalue())) from None
-        targets = [
-            BuildSource(s.path, s.module, by_abspath[os.path.abspath(s.path)].text, s.base_dir)
-            for s in sources
-            if s.path is not None and os.path.abspath(s.path) in by_abspath
-        ]
-        _keep_target_trees(options, [t.module for t in targets])
+        targets: list[BuildSource] = []
+        forced: list[str] = []
+        for s in sources:
+            wanted = by_abspath.get(os.path.abspath(s.path)) if s.path is not None else None
+            if wanted is None:
+                continue
+            targets.append(
+                BuildSource(s.path, s.module, wanted.text if wanted.force else None, s.base_dir)
+            )
+            if wanted.force:
+                forced.append(s.module)
+        _keep_target_trees(options, forced)
         options.export_types = True
         try:
             # mypy reports an internal error on sys.stderr whatever streams it was given.
@@ -179,10 +199,14 @@ class MypyOracle:
             trace = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             raise _crash_from_output(output.getvalue(), by_abspath, trace) from None
         facts: dict[str, FileTypes] = {}
+        keys: dict[str, str] = {}
         for target in targets:
             state = built.graph.get(target.module)
             source = by_abspath[os.path.abspath(target.path or "")]
-            if state is None or state.tree is None:
+            if state is None:
+                continue
+            keys[source.path] = _dependency_key(state, built.graph)
+            if not source.force or state.tree is None:
                 continue
             collector = FactCollector(
                 built.types,
@@ -191,7 +215,7 @@ class MypyOracle:
                 check_untyped_defs=state.options.check_untyped_defs,
             )
             facts[source.path] = collector.collect(state.tree)
-        return facts
+        return facts, keys
 
 
 class _TargetCrash(Exception):
@@ -199,6 +223,19 @@ class _TargetCrash(Exception):
         super().__init__(reason)
         self.abspath = abspath
         self.reason = reason
+
+
+def _dependency_key(state: State, graph: Graph) -> str:
+    """What a module's types depend on besides its own text: its dependencies' interfaces
+    (mypy records indirect ones too: every module a type of it comes from), the options that
+    shape its types, and mypy's version."""
+    digest = hashlib.sha256(mypy_version.encode())
+    digest.update(repr(state.options.select_options_affecting_cache()).encode())
+    for dependency in sorted(state.dependencies):
+        dependency_state = graph.get(dependency)
+        interface = dependency_state.interface_hash if dependency_state is not None else b"-"
+        digest.update(dependency.encode() + b"\0" + interface + b"\0")
+    return digest.hexdigest()
 
 
 def _discard_errors(filename: str | None, new_messages: list[str], is_serious: bool) -> None:
@@ -279,6 +316,7 @@ class FactCollector:
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
         self._field_origins: set[int] = set()
+        self._receiver_attributes: dict[int, tuple[str, ...]] = {}
         self._verdicts: dict[int, tuple[bool, str]] = {}
         self._partners: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
@@ -350,6 +388,7 @@ class FactCollector:
             receiver_accepts=verdict[0] if verdict is not None else None,
             receiver_desc=verdict[1] if verdict is not None else "",
             partner_is_text=partner,
+            receiver_attributes=self._receiver_attributes.get(node_id, ()),
         )
 
     def _kind(self, node: Expression) -> ContentKind:
@@ -386,9 +425,11 @@ class FactCollector:
         elif isinstance(o, MemberExpr):
             self._track(o, f"attr:{o.name}")
             if o.name in self._spi.content_fields:
-                declared = content_types.declared_field_type(self._types.get(o.expr), o.name)
-                if content_types.is_content_field_type(declared, self._spi):
+                receiver = self._types.get(o.expr)
+                declared = content_types.declared_field_type(receiver, o.name)
+                if content_types.is_content_origin_type(declared, self._spi):
                     self._field_origins.add(id(o))
+                    self._note_receiver_attributes(o, receiver)
         elif isinstance(o, IndexExpr):
             self._track(o, "index")
             key = o.index
@@ -396,7 +437,7 @@ class FactCollector:
                 declared = content_types.declared_field_type(
                     self._types.get(o.base), key.value, item=True
                 )
-                if content_types.is_content_field_type(declared, self._spi):
+                if content_types.is_content_origin_type(declared, self._spi):
                     self._field_origins.add(id(o))
         elif isinstance(o, CallExpr):
             self._track(o, "call")
@@ -510,8 +551,18 @@ class FactCollector:
         declared = content_types.declared_field_type(
             self._types.get(receiver), key.value, item=item
         )
-        if content_types.is_content_field_type(declared, self._spi):
+        if content_types.is_content_origin_type(declared, self._spi):
             self._field_origins.add(id(call))
+
+    def _note_receiver_attributes(self, read: MemberExpr, receiver: Type | None) -> None:
+        """Which of the SPI's attribute accessors (``msg.text``) the read's receiver declares."""
+        found = tuple(
+            name
+            for name in sorted(self._spi.attribute_accessors)
+            if content_types.declared_field_type(receiver, name) is not None
+        )
+        if found:
+            self._receiver_attributes[id(read)] = found
 
     def _note_callee(self, call: CallExpr) -> None:
         callee = call.callee

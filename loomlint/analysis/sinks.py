@@ -10,7 +10,7 @@ Returning ``None`` means the position is sanctioned (or harmless).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,11 +58,43 @@ _OPERATOR_TEXT: Mapping[type[cst.CSTNode], str] = {
 
 
 @dataclass(frozen=True, slots=True)
+class FixRewrite:
+    """A fix as text: what replaces the target's range, how it is described, what it imports."""
+
+    replacement: str
+    description: str
+    imports: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FixPlan:
-    """A safe rewrite: replace ``target`` by the accessor applied to ``wrapped``."""
+    """A safe rewrite of ``target``.
+
+    With ``accessor`` (a qualified function name), ``target`` becomes ``accessor(wrapped)``
+    (``str(m.content)`` -> ``text_of(m.content)``). With ``attribute``, ``wrapped`` is a
+    ``<receiver>.<field>`` read and ``target`` becomes ``<receiver>.<attribute>``
+    (``str(msg.content)`` -> ``msg.text``).
+    """
 
     target: cst.CSTNode
     wrapped: cst.BaseExpression
+    accessor: str | None = None
+    attribute: str | None = None
+
+    def rewrite(self, code: Callable[[cst.CSTNode], str]) -> FixRewrite:
+        """The replacement text, ``code`` giving a node's source text as the module spells it."""
+        if self.attribute is not None and isinstance(self.wrapped, cst.Attribute):
+            receiver = self.wrapped.value
+            text = code(receiver)
+            if not _binds_tighter_than_attribute(receiver):
+                text = f"({text})"
+            return FixRewrite(f"{text}.{self.attribute}", f"Read `.{self.attribute}`", ())
+        accessor = self.accessor or ""
+        name = accessor.rsplit(".", 1)[-1]
+        # The wrapped expression's own parentheses stay where they are, outside the edit's range.
+        wrapped = self.wrapped
+        bare = wrapped.with_changes(lpar=[], rpar=[]) if wrapped.lpar else wrapped
+        return FixRewrite(f"{name}({code(bare)})", f"Wrap in `{name}(...)`", (accessor,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,11 +381,11 @@ class PositionClassifier:
         if sink.args == "elements-first":
             return _coercion(sink.label)
         fix: FixPlan | None = None
-        if sink.fix and kind in _FIXABLE_KINDS and self._spi.fix_accessor is not None:
+        if sink.fix:
             whole_call = (
                 sink.callee == "builtins.str" and len(call.args) == 1 and call.args[0] is arg
             )
-            fix = FixPlan(call if whole_call else position, position)
+            fix = self._plan(call if whole_call else position, position, kind)
         return _coercion(sink.label, fix)
 
     def _ordinary_argument(
@@ -473,9 +505,55 @@ class PositionClassifier:
         return short is not None and short.rsplit(".", 1)[-1] in self._spi.content_types.short_names
 
     def _wrap(self, position: cst.BaseExpression, kind: ContentKind) -> FixPlan | None:
-        if kind not in _FIXABLE_KINDS or self._spi.fix_accessor is None:
-            return None
-        return FixPlan(position, position)
+        return self._plan(position, position, kind)
+
+    def _plan(
+        self, target: cst.CSTNode, position: cst.BaseExpression, kind: ContentKind
+    ) -> FixPlan | None:
+        """The fix of the active SPI for a coerced value, where it is safe."""
+        spi = self._spi
+        if spi.fix_accessor is not None:
+            if kind not in _FIXABLE_KINDS:
+                return None
+            return FixPlan(target, position, accessor=spi.fix_accessor)
+        if spi.fix_attribute is not None and self._reads_attribute_receiver(position, kind):
+            return FixPlan(target, position, attribute=spi.fix_attribute)
+        return None
+
+    def _reads_attribute_receiver(self, position: cst.BaseExpression, kind: ContentKind) -> bool:
+        """Whether ``position`` is ``<receiver>.<content field>`` on a receiver that mypy says
+        has the fix's property (``msg.content`` of a LangChain message has ``msg.text``).
+
+        Only with types: without them the receiver could be anything with a ``content``.
+        """
+        if kind is not ContentKind.CONTENT or not isinstance(position, cst.Attribute):
+            return False
+        if position.attr.value not in self._spi.content_fields or position.lpar:
+            return False
+        if not self._types.covered(position):
+            return False
+        fact = self._types.expr(position)
+        return fact is not None and self._spi.fix_attribute in fact.receiver_attributes
+
+
+def _binds_tighter_than_attribute(node: cst.BaseExpression) -> bool:
+    """Whether ``node.attr`` parses with ``node`` whole (no parentheses needed)."""
+    return bool(node.lpar) or isinstance(
+        node,
+        (
+            cst.Name,
+            cst.Attribute,
+            cst.Subscript,
+            cst.Call,
+            cst.List,
+            cst.Dict,
+            cst.Tuple,
+            cst.Set,
+            cst.SimpleString,
+            cst.ConcatenatedString,
+            cst.FormattedString,
+        ),
+    )
 
 
 def _use(description: str) -> Position:

@@ -51,6 +51,9 @@ class ExprFact:
     receiver_desc: str = ""
     # For an operand of ``+``, ``%`` or ``+=``: whether the other operand is a string.
     partner_is_text: bool | None = None
+    # For a field origin ``m.content``: the SPI's attribute accessors (``text``) that the
+    # receiver's type declares, so ``loomlint fix`` may read ``m.text`` instead.
+    receiver_attributes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

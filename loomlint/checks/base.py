@@ -23,7 +23,8 @@ class ContentFinding:
     value: Value
     kind: ContentKind
     position: Position
-    accessor: str  # how messages name the fix: "text_of(...)"
+    # How messages name the safe read: "text_of(...)", ".text"; None when the SPI has none.
+    accessor: str | None
     line: int  # where the finding is reported
 
 

@@ -40,7 +40,7 @@ def text(m: LlmMessage) -> str:
         return finding.position.category == "cast"
 
     def message(self, finding: ContentFinding) -> str:
-        return (
-            f"{describe_origin(finding)} {finding.position.description}; use "
-            f"{finding.accessor} or narrow it with isinstance()"
-        )
+        fix = "narrow it with isinstance()"
+        if finding.accessor is not None:
+            fix = f"use {finding.accessor} or {fix}"
+        return f"{describe_origin(finding)} {finding.position.description}; {fix}"

@@ -62,4 +62,8 @@ def dump(messages: list[LlmMessage]) -> str:
         return finding.position.category == "coercion"
 
     def message(self, finding: ContentFinding) -> str:
-        return f"{describe_value(finding)} {finding.position.description}; use {finding.accessor}"
+        if finding.accessor is None:
+            fix = "narrow it with isinstance(..., str) first"
+        else:
+            fix = f"use {finding.accessor}"
+        return f"{describe_value(finding)} {finding.position.description}; {fix}"

@@ -61,8 +61,10 @@ def head(m: LlmMessage) -> str:
         return finding.position.category == "use" and is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
+        fix = "match `str() as ...` or narrow with isinstance() first"
+        if finding.accessor is not None:
+            fix = f"{fix}, or use {finding.accessor}"
         return (
             f"{describe_origin(finding)} {finding.position.description}, but it may be a list "
-            f"of parts; match `str() as ...` or narrow with isinstance() first, or use "
-            f"{finding.accessor}"
+            f"of parts; {fix}"
         )

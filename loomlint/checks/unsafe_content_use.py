@@ -80,7 +80,10 @@ def words(m: LlmMessage) -> int:
         return finding.position.category == "use" and not is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
+        fix = "narrow it with isinstance() first"
+        if finding.accessor is not None:
+            fix = f"{fix}, or use {finding.accessor}"
         return (
             f"{describe_origin(finding)} {finding.position.description}, but it may be a list "
-            f"of parts; narrow it with isinstance() first, or use {finding.accessor}"
+            f"of parts; {fix}"
         )

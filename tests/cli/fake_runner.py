@@ -36,6 +36,7 @@ class FakeRunner:
         *,
         progress: Callable[[int, int], None] | None = None,
         debug: bool = False,
+        use_cache: bool = True,
     ) -> FakeRunResult:
         self.calls.append(([str(f) for f in files], settings))
         self.progress_given.append(progress is not None)

@@ -249,7 +249,8 @@ def test_config_option(project: Project, fake_runner: FakeRunner) -> None:
         (
             ["--preset", "langchan"],
             [],
-            "error: --preset: unknown preset 'langchan' (available: loom)\n",
+            "error: --preset: unknown preset 'langchan' "
+            "(available: anthropic, langchain, loom, openai, pydantic-ai)\n",
         ),
         (
             [],

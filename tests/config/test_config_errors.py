@@ -60,7 +60,7 @@ KNOWN = "LML001, LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904,
         (
             'preset = ["langchan"]',
             "pyproject.toml: [tool.loomlint] key 'preset': unknown preset 'langchan' "
-            "(available: loom)",
+            "(available: anthropic, langchain, loom, openai, pydantic-ai)",
         ),
         (
             "preset = 'loom'",
@@ -253,7 +253,11 @@ def test_missing_explicit_config_is_an_error(tmp_path: Path, load: Load) -> None
     [
         ({"select": ("LML999",)}, f"--select: unknown rule code 'LML999' (known: {KNOWN})"),
         ({"ignore": ("lml00x",)}, f"--ignore: unknown rule code 'lml00x' (known: {KNOWN})"),
-        ({"presets": ("langchan",)}, "--preset: unknown preset 'langchan' (available: loom)"),
+        (
+            {"presets": ("langchan",)},
+            "--preset: unknown preset 'langchan' "
+            "(available: anthropic, langchain, loom, openai, pydantic-ai)",
+        ),
     ],
 )
 def test_bad_command_line_values_name_the_option(

@@ -1,0 +1,149 @@
+"""Analyse files on every core: worker processes that import the rules once and run each file
+on a deep-stack thread.
+
+Workers are started with ``spawn`` before the (long) mypy build, so their start-up overlaps it
+and they do not inherit the build's memory. Small runs stay in-process: starting workers
+costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from loomlint.analysis.typefacts import FileTypes
+from loomlint.config import Settings
+from loomlint.diagnostics import Diagnostic, FileResult
+
+# Below this much source, one process is faster than starting others.
+_PARALLEL_THRESHOLD_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    path: str
+    source: bytes
+    types: FileTypes | None
+    types_failure: str | None
+    # The oracle's dependency key for the file, kept with the result in the cache.
+    dependency_key: str | None
+
+
+def worker_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def should_parallelise(total_bytes: int) -> bool:
+    return worker_count() > 1 and total_bytes >= _PARALLEL_THRESHOLD_BYTES
+
+
+class AnalysisPool:
+    """A lazily used pool: ``start()`` early, ``map()`` later, ``close()`` always."""
+
+    def __init__(self, settings: Settings, *, parallel: bool, debug: bool = False) -> None:
+        self._settings = settings
+        self._debug = debug
+        self._executor: Executor | None = None
+        if parallel:
+            self._executor = ProcessPoolExecutor(
+                max_workers=worker_count(),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_initialise_worker,
+                initargs=(settings, debug),
+            )
+            # Start the workers now, so their imports overlap whatever the caller does next.
+            for _ in range(worker_count()):
+                self._executor.submit(_ready)
+
+    def map(self, tasks: Sequence[Task], done: Callable[[], None]) -> Iterator[FileResult]:
+        """Results in the order of ``tasks``; ``done()`` is called as each finishes."""
+        if self._executor is None or len(tasks) < 2:
+            # The caller already runs on a deep-stack thread (see runner.run_check).
+            for task in tasks:
+                yield _analyse(task, self._settings, self._debug)
+                done()
+            return
+        futures: list[Future[FileResult]] = [
+            self._executor.submit(_analyse_in_worker, task) for task in tasks
+        ]
+        for _ in as_completed(futures):
+            done()
+        for future in futures:
+            yield future.result()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+_worker_settings: Settings | None = None
+_worker_debug = False
+
+
+def _initialise_worker(settings: Settings, debug: bool) -> None:
+    global _worker_settings, _worker_debug
+    _worker_settings = settings
+    _worker_debug = debug
+    # Import the analysis stack once per worker, not once per file.
+    importlib.import_module("loomlint.analysis.engine")
+
+
+def _ready() -> None:
+    return None
+
+
+def _analyse_in_worker(task: Task) -> FileResult:
+    from loomlint.analysis.engine import deep_stack
+
+    settings = _worker_settings
+    assert settings is not None, "worker used before initialisation"
+    return deep_stack(lambda: _analyse(task, settings, _worker_debug))
+
+
+def _analyse(task: Task, settings: Settings, debug: bool) -> FileResult:
+    from loomlint.analysis.engine import analyze_source
+
+    try:
+        return analyze_source(
+            task.path, task.source, settings, task.types, types_failure=task.types_failure
+        )
+    except Exception as exc:
+        if debug:
+            raise
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return file_diagnostic(
+            task.path,
+            "LML905",
+            f"internal error while analysing this file ({detail}); "
+            "run with --debug for the traceback",
+        )
+
+
+def file_diagnostic(path: str, code: str, message: str) -> FileResult:
+    """A result that is one file-level diagnostic at 1:1 (unreadable file, internal error)."""
+    from loomlint.catalog import load_catalog
+
+    return FileResult(
+        path=path,
+        diagnostics=[
+            Diagnostic(
+                path=path,
+                line=1,
+                column=1,
+                end_line=1,
+                end_column=2,
+                code=code,
+                name=load_catalog().rule(code).name,
+                message=message,
+            )
+        ],
+    )

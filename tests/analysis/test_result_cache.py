@@ -1,0 +1,84 @@
+"""The result cache: warm runs reuse findings; a changed file or dependency type invalidates."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import loomlint.workers
+from loomlint.config import CliOverrides, load_settings
+from loomlint.diagnostics import FileResult
+from loomlint.runner import run_check
+
+USE = textwrap.dedent(
+    """\
+    from dep import Msg
+
+    def preview(m: Msg) -> str:
+        return m.content.strip()
+    """
+)
+TEXT_ONLY = "from dataclasses import dataclass\n\n@dataclass\nclass Msg:\n    content: str\n"
+WITH_PARTS = (
+    "from dataclasses import dataclass\nfrom loomlint.content import TextPart\n\n"
+    "@dataclass\nclass Msg:\n    content: str | list[TextPart]\n"
+)
+
+
+def _findings(project: Path, *, types: bool = True) -> list[tuple[str, int, int, str]]:
+    settings = load_settings(project, overrides=CliOverrides(no_types=not types))
+    run = run_check([str(project / "use.py"), str(project / "dep.py")], settings)
+    return [
+        (Path(d.path).name, d.line, d.column, d.code)
+        for result in run.results
+        for d in result.diagnostics
+    ]
+
+
+def _forbid_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> FileResult:
+        raise AssertionError("a cached result should have been used")
+
+    monkeypatch.setattr(loomlint.workers, "_analyse", refuse)
+
+
+def test_a_dependency_type_change_invalidates_a_cached_result(
+    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "use.py").write_text(USE)
+    (tmp_path / "dep.py").write_text(TEXT_ONLY)
+    assert _findings(tmp_path) == []
+    # use.py is unchanged, but the type it reads changed: its cached result must not stand.
+    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    assert _findings(tmp_path) == [("use.py", 4, 12, "LML001")]
+    with monkeypatch.context() as patch:
+        _forbid_analysis(patch)
+        assert _findings(tmp_path) == [("use.py", 4, 12, "LML001")]
+    (tmp_path / "dep.py").write_text(TEXT_ONLY)
+    assert _findings(tmp_path) == []
+
+
+def test_warm_runs_reuse_results_and_an_edit_is_reanalysed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "use.py").write_text(
+        USE.replace("from dep import Msg", "from loomlint.content import LlmMessage as Msg")
+    )
+    (tmp_path / "dep.py").write_text(TEXT_ONLY)
+    expected = [("use.py", 4, 12, "LML001")]
+    assert _findings(tmp_path, types=False) == expected
+    with monkeypatch.context() as patch:
+        _forbid_analysis(patch)
+        assert _findings(tmp_path, types=False) == expected
+    (tmp_path / "use.py").write_text(
+        "from loomlint.content import LlmMessage, text_of\n\n"
+        "def preview(m: LlmMessage) -> str:\n    return text_of(m.content).strip()\n"
+    )
+    assert _findings(tmp_path, types=False) == []
+    assert (
+        tmp_path / ".loomlint_cache" / ".gitignore"
+    ).read_text() == "# Created by loomlint.\n*\n"

@@ -1,0 +1,117 @@
+"""Run real mypy with loomlint's plugin (in-process, through ``mypy.api``) and read its errors.
+
+Fixture files mark the errors they expect at the end of a line: ``# expect: code[, code]``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mypy import api
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "fixtures" / "mypy_plugin"
+PLUGIN = "loomlint.mypy_plugin"
+
+# (file name, line, error code)
+ErrorKey = tuple[str, int, str]
+
+_ERROR = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
+_EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$")
+_OUTPUT_FLAGS = (
+    "--show-absolute-path",
+    "--no-error-summary",
+    "--no-pretty",
+    "--show-error-codes",
+    "--no-color-output",
+    "--hide-error-context",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    path: Path
+    line: int
+    code: str
+    message: str
+
+    @property
+    def key(self) -> ErrorKey:
+        return (self.path.name, self.line, self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class MypyRun:
+    stdout: str
+    stderr: str
+    exit_status: int
+    errors: tuple[Reported, ...]
+
+    def keys(self, *, in_file: str | None = None, loomlint_only: bool = False) -> set[ErrorKey]:
+        return {
+            e.key
+            for e in self.errors
+            if (in_file is None or e.path.name == in_file)
+            and (not loomlint_only or e.code.startswith("loom-"))
+        }
+
+    def messages(self, in_file: str, line: int) -> list[str]:
+        return [e.message for e in self.errors if e.path.name == in_file and e.line == line]
+
+
+def run_mypy(args: Sequence[str], *, cwd: Path) -> MypyRun:
+    """``mypy ARGS`` as if run in ``cwd``, with output flags that make it parseable."""
+    previous = Path.cwd()
+    os.chdir(cwd)
+    try:
+        stdout, stderr, status = api.run([*_OUTPUT_FLAGS, *args])
+    finally:
+        os.chdir(previous)
+    errors: list[Reported] = []
+    for line in stdout.splitlines():
+        match = _ERROR.match(line)
+        if match is not None:
+            errors.append(
+                Reported(
+                    path=Path(match["path"]),
+                    line=int(match["line"]),
+                    code=match["code"] or "misc",
+                    message=match["message"],
+                )
+            )
+    return MypyRun(stdout, stderr, status, tuple(errors))
+
+
+def expected_errors(paths: Iterable[Path]) -> set[ErrorKey]:
+    """The ``# expect:`` markers of ``paths``."""
+    expected: set[ErrorKey] = set()
+    for path in paths:
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = _EXPECT.search(text)
+            if match is not None:
+                for code in match["codes"].split(","):
+                    expected.add((path.name, number, code.strip()))
+    return expected
+
+
+def write_project(
+    root: Path,
+    *,
+    mypy: str = f'plugins = ["{PLUGIN}"]\nstrict = true\n',
+    loomlint: str = "",
+    files: Mapping[str, str] | None = None,
+) -> Path:
+    """A project in ``root``: ``pyproject.toml`` with ``[tool.mypy]`` and ``[tool.loomlint]``
+    (always present, so no configuration above ``root`` is picked up), and ``files``."""
+    root.mkdir(parents=True, exist_ok=True)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(f"[tool.mypy]\n{mypy}\n[tool.loomlint]\n{loomlint}\n", encoding="utf-8")
+    for name, text in (files or {}).items():
+        (root / name).write_text(text, encoding="utf-8")
+    return pyproject

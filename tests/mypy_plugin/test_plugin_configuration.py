@@ -1,0 +1,129 @@
+"""The plugin's configuration: [tool.loomlint], mypy's own code switches, and mypy's cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mypy_runs import MypyRun, run_mypy, write_project
+
+HELPERS = """\
+from loomlint.content import LlmMessage
+
+
+def loose_text(value: object) -> str:
+    return ""
+
+
+def show(m: LlmMessage) -> str:
+    print(m.content)
+    return loose_text(m.content)
+"""
+SHOW_PRINT = ("helpers.py", 9, "loom-content-coercion")
+SHOW_LOOSE = ("helpers.py", 10, "loom-content-use")
+
+
+def _check(root: Path, cache: Path, *extra: str) -> MypyRun:
+    args = ["--config-file", str(root / "pyproject.toml"), "--cache-dir", str(cache), *extra]
+    return run_mypy([*args, "helpers.py"], cwd=root)
+
+
+@pytest.mark.slow
+def test_a_configured_accessor_silences_its_argument_and_rechecks_a_cached_module(
+    tmp_path: Path,
+) -> None:
+    root, cache = tmp_path / "project", tmp_path / "cache"
+    write_project(root, files={"helpers.py": HELPERS})
+    assert _check(root, cache).keys() == {SHOW_PRINT, SHOW_LOOSE}
+
+    # Only [tool.loomlint] changes: helpers.py is unchanged and cached, yet re-checked.
+    write_project(root, loomlint='accessors = ["helpers.loose_text"]')
+    assert _check(root, cache).keys() == {SHOW_PRINT}
+
+    write_project(root, loomlint='ignore = ["LML003"]')
+    assert _check(root, cache).keys() == {SHOW_LOOSE}
+
+
+@pytest.mark.slow
+def test_a_warm_cache_replays_the_findings(tmp_path: Path) -> None:
+    root, cache = tmp_path / "project", tmp_path / "cache"
+    write_project(root, files={"helpers.py": HELPERS})
+    cold = _check(root, cache)
+    warm = _check(root, cache, "--verbose")
+    assert cold.keys() == warm.keys() == {SHOW_PRINT, SHOW_LOOSE}
+    assert cold.stdout == warm.stdout
+    # The findings came from the cache: helpers.py was not checked again.
+    assert "Metadata fresh for helpers" in warm.stderr
+
+
+@pytest.mark.slow
+def test_per_file_ignores_apply_to_the_plugin(tmp_path: Path) -> None:
+    root, cache = tmp_path / "project", tmp_path / "cache"
+    ignores = '[tool.loomlint.per-file-ignores]\n"helpers.py" = ["LML001"]'
+    write_project(root, files={"helpers.py": HELPERS}, loomlint=ignores)
+    assert _check(root, cache).keys() == {SHOW_PRINT}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mypy", "flags"),
+    [
+        ('disable_error_code = ["loom-content-coercion"]', ()),
+        ("", ("--disable-error-code", "loom-content-coercion")),
+        (
+            '[[tool.mypy.overrides]]\nmodule = "helpers"\n'
+            'disable_error_code = ["loom-content-coercion"]',
+            (),
+        ),
+    ],
+    ids=["config", "command-line", "per-module"],
+)
+def test_mypy_can_disable_a_plugin_code(
+    tmp_path: Path, mypy_cache: Path, mypy: str, flags: tuple[str, ...]
+) -> None:
+    root = tmp_path / "project"
+    header = 'plugins = ["loomlint.mypy_plugin"]\nstrict = true\n'
+    write_project(root, mypy=header + mypy, files={"helpers.py": HELPERS})
+    run = _check(root, mypy_cache, *flags)
+    assert run.exit_status == 1, run.stderr
+    assert run.keys() == {SHOW_LOOSE}
+
+
+@pytest.mark.slow
+def test_type_ignore_with_the_plugins_code(tmp_path: Path, mypy_cache: Path) -> None:
+    root = tmp_path / "project"
+    ignored = HELPERS.replace(
+        "    print(m.content)\n", "    print(m.content)  # type: ignore[loom-content-coercion]\n"
+    )
+    mypy = 'plugins = ["loomlint.mypy_plugin"]\nstrict = true\nwarn_unused_ignores = true'
+    write_project(root, mypy=mypy, files={"helpers.py": ignored})
+    assert _check(root, mypy_cache).keys() == {SHOW_LOOSE}
+
+
+@pytest.mark.slow
+def test_the_configuration_is_found_next_to_mypys_configuration_file(
+    tmp_path: Path, mypy_cache: Path
+) -> None:
+    # mypy.ini in a sub-folder, beside the pyproject.toml that holds [tool.loomlint]; mypy runs
+    # from elsewhere.
+    root = tmp_path / "project"
+    accessors = 'accessors = ["helpers.loose_text"]'
+    write_project(root, loomlint=accessors, files={"helpers.py": HELPERS})
+    (root / "mypy.ini").write_text("[mypy]\nplugins = loomlint.mypy_plugin\n", encoding="utf-8")
+    args = ["--config-file", str(root / "mypy.ini"), "--cache-dir", str(mypy_cache)]
+    run = run_mypy([*args, str(root / "helpers.py")], cwd=tmp_path)
+    assert run.keys() == {SHOW_PRINT}
+
+
+@pytest.mark.slow
+def test_mypys_parallel_workers_report_the_same_findings(tmp_path: Path, mypy_cache: Path) -> None:
+    root = tmp_path / "project"
+    write_project(root, files={"helpers.py": HELPERS, "other.py": HELPERS})
+    args = ["--config-file", str(root / "pyproject.toml"), "--cache-dir", str(mypy_cache)]
+    run = run_mypy([*args, "--num-workers", "2", "helpers.py", "other.py"], cwd=root)
+    assert run.keys() == {
+        SHOW_PRINT,
+        SHOW_LOOSE,
+        ("other.py", 9, "loom-content-coercion"),
+        ("other.py", 10, "loom-content-use"),
+    }

@@ -1,0 +1,92 @@
+"""mypy with the plugin over ``fixtures/mypy_plugin/``: exactly the marked errors, and no others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mypy_runs import FIXTURES, MypyRun, expected_errors
+
+FIXTURE_NAMES = sorted(path.name for path in FIXTURES.glob("*.py"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
+def test_reports_exactly_the_marked_errors(fixture_run: MypyRun, name: str) -> None:
+    assert fixture_run.keys(in_file=name) == expected_errors([FIXTURES / name])
+
+
+@pytest.mark.slow
+def test_reports_nothing_outside_the_checked_files(
+    fixture_run: MypyRun, fixture_files: list[Path]
+) -> None:
+    checked = {path.name for path in fixture_files}
+    assert {e.path.name for e in fixture_run.errors} <= checked
+    assert "INTERNAL ERROR" not in fixture_run.stdout + fixture_run.stderr
+
+
+@pytest.mark.slow
+def test_messages_name_the_expression_its_type_and_the_fix(fixture_run: MypyRun) -> None:
+    assert fixture_run.messages("coercions.py", 28) == [
+        'Message content "m.content" (str | list[...]) is coerced to str by an f-string; '
+        "use text_of(...)"
+    ]
+    assert fixture_run.messages("coercions.py", 30) == [
+        'Message content "m.content" (str | list[...]) is coerced to str by an f-string (!r); '
+        "use text_of(...)"
+    ]
+    assert fixture_run.messages("coercions.py", 59) == [
+        "Message content \"d['content']\" (str | list[...]) is coerced to str by print(); "
+        "use text_of(...)"
+    ]
+    assert fixture_run.messages("coercions.py", 65) == [
+        'Content part "part" (TextPart) is coerced to str by an f-string; '
+        "read the part's fields instead"
+    ]
+    assert fixture_run.messages("uses.py", 32) == [
+        'Message content "m.content" (str | list[...]) is used as one branch by len(); '
+        "narrow it with isinstance() first, or use text_of(...)"
+    ]
+    assert fixture_run.messages("uses.py", 59) == [
+        'Message content "m.content" (str | list[...]) is passed to parameter "value" of '
+        '"takes_object", declared "object"; narrow it with isinstance() first, or use '
+        "text_of(...)"
+    ]
+    assert fixture_run.messages("casts.py", 11) == [
+        'Message content "m.content" (str | list[...]) is cast to "str" instead of being '
+        "narrowed; use text_of(...), or narrow it with isinstance()"
+    ]
+
+
+@pytest.mark.slow
+def test_findings_on_overloaded_callees_survive_mypys_error_filter(fixture_run: MypyRun) -> None:
+    # str(), print(), list(), str.format() (and the f-strings lowered to it) and sorted() are
+    # overloaded: their hooks run only under mypy's speculative error filter (mypy #7367).
+    coercion, use = "loom-content-coercion", "loom-content-use"
+    assert {
+        ("coercions.py", 18, coercion),  # str(m.content)
+        ("coercions.py", 22, coercion),  # print(m.content)
+        ("coercions.py", 28, coercion),  # f"{m.content}"
+        ("coercions.py", 37, coercion),  # "{}".format(m.content)
+        ("coercions.py", 70, coercion),  # sorted(..., key=lambda m: str(m.content))
+        ("coercions.py", 74, coercion),  # print(str(m.content))
+        ("uses.py", 33, use),  # list(m.content)
+        ("uses.py", 51, use),  # m.content[0]: str.__getitem__ and list.__getitem__
+    } <= fixture_run.keys()
+
+
+@pytest.mark.slow
+def test_mypys_own_errors_are_the_same_with_and_without_the_plugin(
+    fixture_run: MypyRun, plain_run: MypyRun
+) -> None:
+    # The plugin's findings never reach mypy's filters, so they cannot make it reject an
+    # overload candidate or a type context, and change what it infers and reports.
+    def own(run: MypyRun) -> set[tuple[str, int, str, str]]:
+        return {
+            (e.path.name, e.line, e.code, e.message)
+            for e in run.errors
+            if not e.code.startswith("loom-") and e.code != "unused-ignore"
+        }
+
+    assert own(fixture_run) == own(plain_run)
+    assert plain_run.keys(loomlint_only=True) == set()

@@ -1,0 +1,29 @@
+"""Expected findings written into the preset fixtures as comments (as in fixtures/analysis).
+
+``# expect: LML003:17`` on a line: that code at that 1-based column, with and without types;
+``# expect[types]:`` / ``# expect[no-types]:`` hold what only one mode reports.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+Finding = tuple[str, int, int, str]  # path, line, column, code
+
+_EXPECT = re.compile(r"#\s*expect(?:\[(?P<mode>types|no-types)\])?:(?P<items>[^#]*)")
+_ITEM = re.compile(r"(LML\d{3}):(\d+)")
+
+
+def expected_findings(paths: list[Path], root: Path, *, types: bool) -> list[Finding]:
+    mode = "types" if types else "no-types"
+    found: list[Finding] = []
+    for path in paths:
+        relative = path.relative_to(root).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for match in _EXPECT.finditer(line):
+                if match.group("mode") not in (None, mode):
+                    continue
+                for code, column in _ITEM.findall(match.group("items")):
+                    found.append((relative, number, int(column), code))
+    return sorted(found)

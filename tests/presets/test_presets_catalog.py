@@ -1,0 +1,101 @@
+"""The packaged presets as data: they load, every name they give exists in the real SDKs, and
+the fix / accessor schema (`[fix] accessor` or `[fix] attribute`) is validated and merged."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from loomlint.catalog import CatalogError, load_catalog, preset_from_mapping, rules_dir
+from loomlint.spi import build_spi_model
+
+PACKAGED = ("anthropic", "langchain", "loom", "openai", "pydantic-ai")
+_NAME_KEYS = (
+    "message_types",
+    "content_types",
+    "part_types",
+    "text_only_types",
+    "parts_only_types",
+    "accessors",
+    "narrowing",
+)
+
+
+def test_the_packaged_presets_are_one_file_each() -> None:
+    catalog = load_catalog()
+    assert sorted(catalog.presets) == list(PACKAGED)
+    files = sorted(p.stem for p in (rules_dir() / "presets").glob("*.toml"))
+    assert files == list(PACKAGED)
+
+
+@pytest.mark.parametrize("name", PACKAGED)
+def test_every_qualified_name_of_a_preset_exists(name: str) -> None:
+    """Presets name public paths of the installed SDKs (the dev extra installs all four)."""
+    preset = load_catalog().presets[name]
+    missing: list[str] = []
+    for key in _NAME_KEYS:
+        for qualified in getattr(preset, key):
+            module, _, attribute = qualified.rpartition(".")
+            try:
+                getattr(importlib.import_module(module), attribute)
+            except (ImportError, AttributeError):
+                missing.append(f"{key}: {qualified}")
+    if preset.fix_accessor is not None:
+        module, _, attribute = preset.fix_accessor.rpartition(".")
+        assert hasattr(importlib.import_module(module), attribute)
+    assert missing == []
+
+
+def test_langchain_text_is_a_property_of_every_message() -> None:
+    from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+    preset = load_catalog().presets["langchain"]
+    assert preset.fix_attribute == "text"
+    assert isinstance(BaseMessage.__dict__["text"], property)
+    assert isinstance(BaseMessage.__dict__["content_blocks"], property)
+    parts = [{"type": "text", "text": "a"}, {"type": "image", "url": "u"}, "b"]
+    assert AIMessage(content=parts).text == "ab"
+    assert HumanMessage(content="plain").text == "plain"
+
+
+def test_the_first_preset_with_a_fix_decides_it() -> None:
+    presets = load_catalog().presets
+    langchain_first = build_spi_model([presets["openai"], presets["langchain"], presets["loom"]])
+    assert (langchain_first.fix_accessor, langchain_first.fix_attribute) == (None, "text")
+    assert langchain_first.accessor_label == ".text"
+    assert "text" in langchain_first.attribute_accessors
+    loom_first = build_spi_model([presets["loom"], presets["langchain"]])
+    assert (loom_first.fix_accessor, loom_first.fix_attribute) == (
+        "loomlint.content.text_of",
+        None,
+    )
+    assert loom_first.accessor_label == "text_of(...)"
+    none = build_spi_model([presets["openai"], presets["anthropic"]])
+    assert none.accessor_label is None
+
+
+@pytest.mark.parametrize(
+    ("fix", "problem"),
+    [
+        ({"accessor": "m.text_of", "attribute": "text"}, "not both"),
+        ({"attribute": "text()"}, "must be an attribute name"),
+        ({"accessor": "text_of"}, "must be a qualified name"),
+        ({"method": "text"}, "unknown key 'method'"),
+    ],
+)
+def test_a_malformed_fix_names_the_key(fix: dict[str, object], problem: str) -> None:
+    with pytest.raises(CatalogError, match=problem):
+        preset_from_mapping({"name": "x", "fix": fix}, where="x.toml")
+
+
+def test_attribute_accessors_must_be_names() -> None:
+    with pytest.raises(CatalogError, match="attribute-accessors"):
+        preset_from_mapping({"name": "x", "attribute-accessors": ["m.text"]}, where="x.toml")
+
+
+def test_presets_doc_covers_every_packaged_preset() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text("utf-8")
+    for name in PACKAGED:
+        assert f"## `{name}`" in doc
