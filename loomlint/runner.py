@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
+from loomlint.analysis.typefacts import has_typed_content
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
 from loomlint.config import Settings
+from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, should_parallelise
 
@@ -43,8 +45,6 @@ def run_check(
     debug: bool = False,
     use_cache: bool = True,
 ) -> RunResult:
-    from loomlint.analysis.engine import deep_stack
-
     return deep_stack(lambda: _Run(settings, progress, debug, use_cache).run(files))
 
 
@@ -101,7 +101,7 @@ class _Run:
             debug=self._debug,
         )
         try:
-            tasks = self._plan(relevant, sources, digests, cached, results)
+            tasks = self._plan(relevant, sources, digests, cached, results, pool)
             for task, result in zip(tasks, pool.map(tasks, self._tick), strict=True):
                 results[task.path] = result
                 if self._cache is not None and task.types_failure is None:
@@ -123,6 +123,7 @@ class _Run:
         digests: dict[str, str],
         cached: dict[str, CachedResult | None],
         results: dict[str, FileResult],
+        pool: AnalysisPool,
     ) -> list[Task]:
         """Use what the cache still holds; return the analyses still to run."""
         if self._settings.types == "none":
@@ -137,6 +138,9 @@ class _Run:
                     tasks.append(Task(path, sources[path], None, None, None))
             return tasks
         texts = {path: _text_for_mypy(sources[path]) for path in relevant}
+        # While mypy builds, a worker screens the files it must analyse: most files that
+        # mention content never read it, and need no LibCST analysis beyond that screen.
+        screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
         oracle = self._oracle(
             [
                 SourceFile(path, text, force=cached[path] is None)
@@ -162,17 +166,26 @@ class _Run:
                 oracle.files.update(again.files)
                 oracle.failures.update(again.failures)
                 oracle.dependency_keys.update(again.dependency_keys)
-        return [
-            Task(
+        verdicts = screening.result() if screening is not None else {}
+        pending: list[Task] = []
+        for path in relevant:
+            if path in results:
+                continue
+            task = Task(
                 path,
                 sources[path],
                 oracle.files.get(path),
                 oracle.failures.get(path),
                 oracle.dependency_keys.get(path),
             )
-            for path in relevant
-            if path not in results
-        ]
+            if verdicts.get(path, True) or task.types_failure or has_typed_content(task.types):
+                pending.append(task)
+                continue
+            results[path] = FileResult(path=path)
+            self._tick()
+            if self._cache is not None:
+                self._cache.put(path, digests[path], results[path], task.dependency_key)
+        return pending
 
     def _oracle(self, files: list[SourceFile]) -> OracleResult | None:
         if not files:

@@ -63,6 +63,19 @@ class AnalysisPool:
             for _ in range(worker_count()):
                 self._executor.submit(_ready)
 
+    @property
+    def parallel(self) -> bool:
+        return self._executor is not None
+
+    def screen(self, sources: Sequence[tuple[str, bytes]]) -> Future[dict[str, bool]] | None:
+        """Start screening files (``engine.may_report``) on one worker, in the background.
+
+        One worker only: the caller runs mypy meanwhile, and the two then share the cores.
+        """
+        if self._executor is None or not sources:
+            return None
+        return self._executor.submit(_screen_in_worker, list(sources))
+
     def map(self, tasks: Sequence[Task], done: Callable[[], None]) -> Iterator[FileResult]:
         """Results in the order of ``tasks``; ``done()`` is called as each finishes."""
         if self._executor is None or len(tasks) < 2:
@@ -102,11 +115,30 @@ def _ready() -> None:
 
 
 def _analyse_in_worker(task: Task) -> FileResult:
-    from loomlint.analysis.engine import deep_stack
+    from loomlint.deepstack import deep_stack
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
     return deep_stack(lambda: _analyse(task, settings, _worker_debug))
+
+
+def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
+    from loomlint.analysis.engine import may_report
+    from loomlint.deepstack import deep_stack
+
+    settings = _worker_settings
+    assert settings is not None, "worker used before initialisation"
+
+    def screen_all() -> dict[str, bool]:
+        verdicts: dict[str, bool] = {}
+        for path, source in sources:
+            try:
+                verdicts[path] = may_report(source, settings)
+            except Exception:  # the full analysis will report it as LML905
+                verdicts[path] = True
+        return verdicts
+
+    return deep_stack(screen_all)
 
 
 def _analyse(task: Task, settings: Settings, debug: bool) -> FileResult:

@@ -7,19 +7,18 @@ LibCST's parser and visitors recurse once per nesting level.
 
 from __future__ import annotations
 
-import sys
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TypeVar
+from typing import cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
-from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes
+from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Catalog, load_catalog
 from loomlint.checks import ALL_RULES, ContentFinding
@@ -27,39 +26,7 @@ from loomlint.config import Settings
 from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix
 from loomlint.suppress import apply_suppressions, parse_suppressions
 
-T = TypeVar("T")
-
-# Deep enough for thousands of nesting levels in LibCST's parser and visitors.
-_DEEP_STACK_BYTES = 1024 * 1024 * 1024
-_DEEP_RECURSION_LIMIT = 200_000
 _DEPTH_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too complex")
-
-
-def deep_stack(work: Callable[[], T]) -> T:
-    """Run ``work`` on a thread with a large stack and a raised recursion limit."""
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as exc:  # re-raised on the calling thread
-            failure.append(exc)
-
-    previous_limit = sys.getrecursionlimit()
-    previous_size = threading.stack_size()
-    sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
-    threading.stack_size(_DEEP_STACK_BYTES)
-    try:
-        thread = threading.Thread(target=target, name="loomlint-analysis")
-        thread.start()
-    finally:
-        threading.stack_size(previous_size)
-    thread.join()
-    sys.setrecursionlimit(previous_limit)
-    if failure:
-        raise failure[0]
-    return outcome[0]
 
 
 class _Unanalysable(Exception):
@@ -94,7 +61,7 @@ def analyze_source(
         flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated).run()
         positions = _LazyPositions(module, index)
         statement_range = positions.statement_range
-        if flow or _has_typed_content(types):
+        if flow or has_typed_content(types):
             diagnostics.extend(
                 _check(path, module, index, positions.get(), flow, settings, catalog, types)
             )
@@ -131,6 +98,23 @@ def analyze_source(
     )
     result.diagnostics.sort(key=lambda d: d.sort_key)
     return result
+
+
+def may_report(source: bytes, settings: Settings) -> bool:
+    """Whether analysing the file could report anything, short of types naming a value content.
+
+    Runs the syntactic part (parse, index, flow) only: no positions, no classification. A
+    runner screens files with it while mypy builds, and skips the files that say no and whose
+    types name nothing content either.
+    """
+    try:
+        module = _parse(source)
+        index = build_index(module)
+        if FlowAnalysis(module, index, settings.spi, load_catalog().unrelated).run():
+            return True
+    except (_Unanalysable, RecursionError):
+        return True  # the full analysis reports it
+    return settings.report_unused_suppressions and bool(parse_suppressions(module.code))
 
 
 def _parse(source: bytes) -> cst.Module:
@@ -194,8 +178,7 @@ class _LazyPositions:
 
     def get(self) -> Mapping[cst.CSTNode, CodeRange]:
         if self._positions is None:
-            wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
+            self._positions = compute_positions(self._module)
             assign_keys(self._index, self._positions)
         return self._positions
 
@@ -205,10 +188,25 @@ class _LazyPositions:
         return self._ranges(line)
 
 
-def _has_typed_content(types: FileTypes | None) -> bool:
-    return types is not None and any(
-        fact.kind is ContentKind.CONTENT for fact in types.exprs.values()
-    )
+def compute_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """``PositionProvider``'s positions, computed the way the provider computes them.
+
+    ``MetadataWrapper.resolve`` also walks the whole tree once for batchable providers, even
+    when none is asked for, which doubles the cost. The provider itself is one code
+    generation pass with a recording state; that pass is run here directly.
+    """
+    try:
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent,
+            default_newline=module.default_newline,
+            provider=provider,
+        )
+        module._codegen(state)  # pyright: ignore[reportPrivateUsage]
+        computed: object = getattr(provider, "_computed")  # noqa: B009 - private, on purpose
+        return cast("Mapping[cst.CSTNode, CodeRange]", computed)
+    except (AttributeError, TypeError):  # pragma: no cover - a LibCST without these internals
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 def _check(
@@ -225,7 +223,7 @@ def _check(
     flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
-    accessor = _accessor_label(spi.fix_accessor)
+    accessor = spi.accessor_label
     candidates: dict[cst.BaseExpression, Value | None] = {
         node: _verified(value, view) for node, value in flow.items()
     }
@@ -264,7 +262,6 @@ def _check(
                 rule.message(finding),
                 finding,
                 module,
-                spi.fix_accessor,
             )
         )
     return diagnostics
@@ -358,12 +355,9 @@ def _diagnostic(
     message: str,
     finding: ContentFinding,
     module: cst.Module,
-    fix_accessor: str | None,
 ) -> Diagnostic:
     where = positions[node]
-    fix = None
-    if finding.position.fix is not None and fix_accessor is not None:
-        fix = _fix(finding.position.fix, positions, module, fix_accessor)
+    plan = finding.position.fix
     return Diagnostic(
         path=path,
         line=where.start.line,
@@ -373,39 +367,26 @@ def _diagnostic(
         code=code,
         name=catalog.rule(code).name,
         message=message,
-        fix=fix,
+        fix=_fix(plan, positions, module) if plan is not None else None,
     )
 
 
-def _fix(
-    plan: FixPlan,
-    positions: Mapping[cst.CSTNode, CodeRange],
-    module: cst.Module,
-    fix_accessor: str,
-) -> Fix:
+def _fix(plan: FixPlan, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Fix:
     target = positions[plan.target]
-    accessor = fix_accessor.rsplit(".", 1)[-1]
-    # The wrapped expression's own parentheses stay where they are, outside the edit's range.
-    bare = plan.wrapped.with_changes(lpar=[], rpar=[]) if plan.wrapped.lpar else plan.wrapped
-    replacement = f"{accessor}({_code(module, bare)})"
+    rewrite = plan.rewrite(lambda node: _code(module, node))
     return Fix(
-        description=f"Wrap in `{accessor}(...)`",
+        description=rewrite.description,
         edits=(
             Edit(
                 line=target.start.line,
                 column=target.start.column + 1,
                 end_line=target.end.line,
                 end_column=target.end.column + 1,
-                replacement=replacement,
+                replacement=rewrite.replacement,
             ),
         ),
-        imports=(fix_accessor,),
+        imports=rewrite.imports,
     )
-
-
-def _accessor_label(fix_accessor: str | None) -> str:
-    name = fix_accessor.rsplit(".", 1)[-1] if fix_accessor else "text_of"
-    return f"{name}(...)"
 
 
 def _code(module: cst.Module, node: cst.CSTNode) -> str:

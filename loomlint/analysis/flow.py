@@ -196,10 +196,30 @@ class FlowAnalysis:
             env.names[name] = value
         for param in _all_params(function.params):
             self._bind_param(env, param)
+        self._bind_self(env, function)
         saved = self._function
         self._function = function
         self._run_scope(function, env, _suite_body(function.body))
         self._function = saved
+
+    def _bind_self(self, env: Env, function: cst.FunctionDef) -> None:
+        """``self`` of a method of a local class whose content field is declared, and not as
+        content (``content: str`` of a pydantic model), is not a message."""
+        parent = self._index.parent(function)
+        while parent is not None and not isinstance(
+            parent, (cst.ClassDef, cst.FunctionDef, cst.Module)
+        ):
+            parent = self._index.parent(parent)
+        if not isinstance(parent, cst.ClassDef):
+            return
+        positional = [*function.params.posonly_params, *function.params.params]
+        if not positional or positional[0].annotation is not None:
+            return
+        if any(dotted_name(d.decorator) == "staticmethod" for d in function.decorators):
+            return
+        declared = _class_field_annotation(parent, self._spi.content_fields)
+        if declared is not None and not self._looks_like_content_annotation(declared):
+            env.bind(positional[0].name.value, None, foreign=True)
 
     def _enclosing_summary(self, node: cst.CSTNode) -> dict[str, Value]:
         parent = self._index.parent(node)

@@ -99,9 +99,12 @@ def _record(index: ModuleIndex, node: cst.CSTNode, hidden: bool, module_level: b
     elif isinstance(node, cst.ClassDef):
         if module_level:
             record_class(index.names, node)
-    elif isinstance(node, cst.AssignTarget):
-        if module_level and isinstance(node.target, cst.Name):
-            index.names.assigned.add(node.target.value)
+    elif (
+        isinstance(node, cst.AssignTarget)
+        and module_level
+        and isinstance(node.target, cst.Name)
+    ):
+        index.names.assigned.add(node.target.value)
     if not hidden and is_expression(node):
         expression: cst.BaseExpression = node  # type: ignore[assignment]
         family = family_of(expression)

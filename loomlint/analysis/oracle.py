@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Protocol
 
 from mypy import build
-from mypy.build import Graph, State
 from mypy.argmap import map_actuals_to_formals
+from mypy.build import Graph, State
 from mypy.errors import CompileError
 from mypy.main import process_options
 from mypy.messages import format_type_bare
@@ -73,7 +73,6 @@ from mypy.nodes import (
 )
 from mypy.options import Options
 from mypy.server.subexpr import get_subexpressions
-from mypy.version import __version__ as mypy_version
 from mypy.types import (
     AnyType,
     CallableType,
@@ -83,6 +82,7 @@ from mypy.types import (
     TypeOfAny,
     get_proper_type,
 )
+from mypy.version import __version__ as mypy_version
 
 from loomlint.analysis import content_types
 from loomlint.analysis.typefacts import (
@@ -323,7 +323,10 @@ class FactCollector:
         self._interesting_callees = spi.accessors | spi.narrowing
 
     def collect(self, tree: MypyFile) -> FileTypes:
-        expressions = get_subexpressions(tree)
+        # A call mypy analyses into a special form (``cast(T, x)``, ``reveal_type(x)``) keeps
+        # its arguments and its ``analyzed`` form, and mypy's traversal visits ``x`` through
+        # both: one node, listed twice, would break the family counts of its line.
+        expressions = list({id(e): e for e in get_subexpressions(tree)}.values())
         for expression in expressions:
             if isinstance(expression, CallExpr) and _is_fstring_lowering(expression):
                 # Not in the source: keep the synthesized call and callee out of the families.
@@ -369,7 +372,11 @@ class FactCollector:
         shape = self._shape(node)
         # Names typed Any are kept: a value read from content through getattr() or a cast to
         # Any is still content, which the syntactic flow knows and mypy no longer does.
-        keep_any = kind is ContentKind.ANY and isinstance(node, NameExpr)
+        keep_any = (
+            kind is ContentKind.ANY
+            and isinstance(node, NameExpr)
+            and not _is_unknown_any(self._types.get(node))
+        )
         if (
             kind not in _INTERESTING
             and shape is not ContentKind.CONTENT
@@ -592,6 +599,8 @@ class FactCollector:
             return
         callee_type = get_proper_type(self._types.get(call.callee))
         callee_label = _callee_label(call.callee)
+        if isinstance(callee_type, AnyType) and _is_unknown_any(callee_type):
+            return  # a callee from a module mypy cannot see: nothing is known about it
         if isinstance(callee_type, AnyType):
             for index in candidates:
                 self._verdicts[id(call.args[index])] = (
@@ -668,6 +677,17 @@ class FactCollector:
         ):
             return "which is not annotated"
         return f"declared `{format_type_bare(declared, self._options)}`"
+
+
+def _is_unknown_any(typ: Type | None) -> bool:
+    """``Any`` because mypy could not see where it comes from (a module that is not installed,
+    or an error), as opposed to a declared or inferred ``Any``: no evidence either way."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, AnyType):
+        return False
+    if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
+        proper = proper.source_any
+    return proper.type_of_any in (TypeOfAny.from_unimported_type, TypeOfAny.from_error)
 
 
 def _sink_names() -> frozenset[str]:

@@ -80,3 +80,10 @@ class FileTypes:
 
     def is_unchecked(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.unchecked)
+
+
+def has_typed_content(types: FileTypes | None) -> bool:
+    """Whether mypy types any expression of the file as the content union itself."""
+    return types is not None and any(
+        fact.kind is ContentKind.CONTENT for fact in types.exprs.values()
+    )

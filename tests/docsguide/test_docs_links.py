@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["index.md", "configuration.md", "ci.md", "pre-commit.md", "provider-checklist.md"]
+PAGES = [
+    "index.md",
+    "configuration.md",
+    "ci.md",
+    "pre-commit.md",
+    "provider-checklist.md",
+    "presets.md",
+]
 
 
 def anchors(page: Path) -> set[str]:

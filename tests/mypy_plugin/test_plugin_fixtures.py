@@ -27,32 +27,32 @@ def test_reports_nothing_outside_the_checked_files(
 
 @pytest.mark.slow
 def test_messages_name_the_expression_its_type_and_the_fix(fixture_run: MypyRun) -> None:
-    assert fixture_run.messages("coercions.py", 28) == [
+    assert fixture_run.messages("plugin_coercions.py", 28) == [
         'Message content "m.content" (str | list[...]) is coerced to str by an f-string; '
         "use text_of(...)"
     ]
-    assert fixture_run.messages("coercions.py", 30) == [
+    assert fixture_run.messages("plugin_coercions.py", 30) == [
         'Message content "m.content" (str | list[...]) is coerced to str by an f-string (!r); '
         "use text_of(...)"
     ]
-    assert fixture_run.messages("coercions.py", 59) == [
+    assert fixture_run.messages("plugin_coercions.py", 59) == [
         "Message content \"d['content']\" (str | list[...]) is coerced to str by print(); "
         "use text_of(...)"
     ]
-    assert fixture_run.messages("coercions.py", 65) == [
+    assert fixture_run.messages("plugin_coercions.py", 65) == [
         'Content part "part" (TextPart) is coerced to str by an f-string; '
         "read the part's fields instead"
     ]
-    assert fixture_run.messages("uses.py", 32) == [
+    assert fixture_run.messages("plugin_uses.py", 32) == [
         'Message content "m.content" (str | list[...]) is used as one branch by len(); '
         "narrow it with isinstance() first, or use text_of(...)"
     ]
-    assert fixture_run.messages("uses.py", 59) == [
+    assert fixture_run.messages("plugin_uses.py", 59) == [
         'Message content "m.content" (str | list[...]) is passed to parameter "value" of '
         '"takes_object", declared "object"; narrow it with isinstance() first, or use '
         "text_of(...)"
     ]
-    assert fixture_run.messages("casts.py", 11) == [
+    assert fixture_run.messages("plugin_casts.py", 11) == [
         'Message content "m.content" (str | list[...]) is cast to "str" instead of being '
         "narrowed; use text_of(...), or narrow it with isinstance()"
     ]
@@ -64,14 +64,14 @@ def test_findings_on_overloaded_callees_survive_mypys_error_filter(fixture_run: 
     # overloaded: their hooks run only under mypy's speculative error filter (mypy #7367).
     coercion, use = "loom-content-coercion", "loom-content-use"
     assert {
-        ("coercions.py", 18, coercion),  # str(m.content)
-        ("coercions.py", 22, coercion),  # print(m.content)
-        ("coercions.py", 28, coercion),  # f"{m.content}"
-        ("coercions.py", 37, coercion),  # "{}".format(m.content)
-        ("coercions.py", 70, coercion),  # sorted(..., key=lambda m: str(m.content))
-        ("coercions.py", 74, coercion),  # print(str(m.content))
-        ("uses.py", 33, use),  # list(m.content)
-        ("uses.py", 51, use),  # m.content[0]: str.__getitem__ and list.__getitem__
+        ("plugin_coercions.py", 18, coercion),  # str(m.content)
+        ("plugin_coercions.py", 22, coercion),  # print(m.content)
+        ("plugin_coercions.py", 28, coercion),  # f"{m.content}"
+        ("plugin_coercions.py", 37, coercion),  # "{}".format(m.content)
+        ("plugin_coercions.py", 70, coercion),  # sorted(..., key=lambda m: str(m.content))
+        ("plugin_coercions.py", 74, coercion),  # print(str(m.content))
+        ("plugin_uses.py", 33, use),  # list(m.content)
+        ("plugin_uses.py", 51, use),  # m.content[0]: str.__getitem__ and list.__getitem__
     } <= fixture_run.keys()
 
 
