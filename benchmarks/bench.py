@@ -41,7 +41,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "benchmarks" / ".work"
 VENV = WORK / "venv"
-LANGCHAIN_CORE = "langchain-core==1.8.4"
+LANGCHAIN_CORE = "langchain-core==1.8.3"
 SYNTHETIC_LINES = 300_000
 
 
@@ -108,7 +108,9 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
         edits: list[Measurement] = []
         try:
             for run in range(runs):
-                edited.write_text(original + f"\n\ndef _bench_edit_{run}() -> int:\n    return {run}\n")
+                edited.write_text(
+                    original + f"\n\ndef _bench_edit_{run}() -> int:\n    return {run}\n"
+                )
                 edits.append(_measure(loomlint, root, warm_env))
         finally:
             edited.write_text(original, encoding="utf-8")
@@ -231,10 +233,12 @@ def _tree_rss(pid: int) -> int:
 
 def _workspace() -> Path:
     python = VENV / "bin" / "python"
-    if not python.exists():
+    installed = VENV / ".installed"
+    if not installed.exists():
         print("creating the benchmark venv (once)...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
         _pip(python, "install", "--quiet", "-e", str(REPO), "fixit", LANGCHAIN_CORE)
+        installed.write_text("ok\n")
     return python
 
 

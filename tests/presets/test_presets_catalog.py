@@ -14,6 +14,9 @@ from loomlint.spi import build_spi_model
 PACKAGED = ("anthropic", "langchain", "loom", "openai", "pydantic-ai")
 # Packages a preset names but the dev extra does not install (LangGraph's prebuilt helpers).
 _OPTIONAL_PACKAGES = frozenset({"langgraph"})
+# Names of recent SDK releases only: on Python 3.10 pip resolves older ones (pydantic-ai-slim
+# 2.54 has no StructuredContent). A preset name that is not there simply never matches.
+_RECENT_ONLY = frozenset({"pydantic_ai.messages.StructuredContent"})
 _NAME_KEYS = (
     "message_types",
     "content_types",
@@ -40,7 +43,7 @@ def test_every_qualified_name_of_a_preset_exists(name: str) -> None:
     for key in _NAME_KEYS:
         for qualified in getattr(preset, key):
             module, _, attribute = qualified.rpartition(".")
-            if qualified.split(".")[0] in _OPTIONAL_PACKAGES:
+            if qualified.split(".")[0] in _OPTIONAL_PACKAGES or qualified in _RECENT_ONLY:
                 continue
             try:
                 getattr(importlib.import_module(module), attribute)
