@@ -91,7 +91,7 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
 
         cold_l, cold_m = _alternate(
             runs,
-            lambda i: _measure(loomlint + ["--no-cache"], root, fresh("loomlint", i)),
+            lambda i: _measure([*loomlint, "--no-cache"], root, fresh("loomlint", i)),
             lambda i: _measure(mypy, root, fresh("mypy", i)),
         )
         _report("cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.25)
@@ -118,7 +118,7 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
 
         nt_l, nt_f = _alternate(
             runs,
-            lambda i: _measure(loomlint + ["--no-types", "--no-cache"], root, {}),
+            lambda i: _measure([*loomlint, "--no-types", "--no-cache"], root, {}),
             lambda i: _measure(fixit, root, {}),
         )
         speed_l = lines / _median(nt_l)

@@ -226,7 +226,15 @@ def test_select_ignore_preset_types_overrides(project: Project, fake_runner: Fak
     assert check("--no-types", "--preset", "loom", "--report-unused-suppressions")[0] == 0
     settings = fake_runner.settings
     assert (settings.types, settings.report_unused_suppressions) == ("none", True)
-    assert settings.enabled_codes == {"LML001", "LML100", "LML901", "LML902", "LML903", "LML904", "LML905"}
+    assert settings.enabled_codes == {
+        "LML001",
+        "LML100",
+        "LML901",
+        "LML902",
+        "LML903",
+        "LML904",
+        "LML905",
+    }
     check()
     assert fake_runner.settings.report_unused_suppressions is False
 
