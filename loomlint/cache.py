@@ -20,7 +20,8 @@ from typing import Any, cast
 
 from loomlint import __version__
 from loomlint.catalog import rules_dir
-from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix
+from loomlint.diagnostics import FileResult
+from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
 
 _FORMAT = 1
 CACHE_DIR_NAME = ".loomlint_cache"
@@ -82,7 +83,7 @@ class ResultCache:
         if any(entry.get(key) != value for key, value in expected.items()):
             return None
         try:
-            diagnostics = [_diagnostic_from(item) for item in entry["diagnostics"]]
+            diagnostics = [diagnostic_from_json(item) for item in entry["diagnostics"]]
             key = entry.get("dependency_key")
             return CachedResult(
                 FileResult(path=path, diagnostics=diagnostics),
@@ -100,7 +101,7 @@ class ResultCache:
             "path": path,
             "source": digest,
             "dependency_key": dependency_key,
-            "diagnostics": [_diagnostic_to(d) for d in result.diagnostics],
+            "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
         try:
             self._entries.mkdir(parents=True, exist_ok=True)
@@ -118,50 +119,3 @@ class ResultCache:
     def _entry_path(self, path: str) -> Path:
         name = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:40]
         return self._entries / f"{name}.json"
-
-
-def _diagnostic_to(diagnostic: Diagnostic) -> dict[str, object]:
-    fix = diagnostic.fix
-    return {
-        "path": diagnostic.path,
-        "line": diagnostic.line,
-        "column": diagnostic.column,
-        "end_line": diagnostic.end_line,
-        "end_column": diagnostic.end_column,
-        "code": diagnostic.code,
-        "name": diagnostic.name,
-        "message": diagnostic.message,
-        "fix": None
-        if fix is None
-        else {
-            "description": fix.description,
-            "imports": list(fix.imports),
-            "edits": [
-                [e.line, e.column, e.end_line, e.end_column, e.replacement] for e in fix.edits
-            ],
-        },
-    }
-
-
-def _diagnostic_from(data: dict[str, Any]) -> Diagnostic:
-    fix_data = data["fix"]
-    fix = None
-    if fix_data is not None:
-        fix = Fix(
-            description=str(fix_data["description"]),
-            edits=tuple(
-                Edit(int(a), int(b), int(c), int(d), str(e)) for a, b, c, d, e in fix_data["edits"]
-            ),
-            imports=tuple(str(name) for name in fix_data["imports"]),
-        )
-    return Diagnostic(
-        path=str(data["path"]),
-        line=int(data["line"]),
-        column=int(data["column"]),
-        end_line=int(data["end_line"]),
-        end_column=int(data["end_column"]),
-        code=str(data["code"]),
-        name=str(data["name"]),
-        message=str(data["message"]),
-        fix=fix,
-    )

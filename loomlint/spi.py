@@ -19,8 +19,10 @@ class QualifiedNames:
     """A set of qualified names that also matches where a type checker says they are defined.
 
     Presets name things by their public path (``loomlint.content.TextPart``); mypy reports the
-    defining module (``loomlint.content.parts.TextPart``). A name matches an entry when it is
-    the entry, or has the same last component inside the entry's package.
+    defining module (``loomlint.content.parts.TextPart``), and code may import a re-export of
+    an ancestor package (``from pydantic_ai import TextPart`` for
+    ``pydantic_ai.messages.TextPart``). A name matches an entry when it is the entry, or has
+    the same last component inside the entry's package or in one of its ancestor packages.
     """
 
     names: frozenset[str]
@@ -35,8 +37,10 @@ class QualifiedNames:
         if fullname in self.names:
             return True
         module, _, short = fullname.rpartition(".")
-        return any(
-            module.startswith(package + ".") or module == package
+        return bool(module) and any(
+            module.startswith(package + ".")
+            or module == package
+            or package.startswith(module + ".")
             for package in self._packages_by_short_name.get(short, ())
         )
 

@@ -375,7 +375,7 @@ class FactCollector:
         keep_any = (
             kind is ContentKind.ANY
             and isinstance(node, NameExpr)
-            and not _is_unknown_any(self._types.get(node))
+            and _is_declared_any(self._types.get(node))
         )
         if (
             kind not in _INTERESTING
@@ -688,6 +688,18 @@ def _is_unknown_any(typ: Type | None) -> bool:
     if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
         proper = proper.source_any
     return proper.type_of_any in (TypeOfAny.from_unimported_type, TypeOfAny.from_error)
+
+
+def _is_declared_any(typ: Type | None) -> bool:
+    """``Any`` that someone wrote (``getattr()``'s return, ``cast(Any, ...)``, an annotation),
+    as opposed to one mypy made up: the items of ``list`` after ``isinstance(x, list)``
+    narrowed an ``Iterable[...]``, or a type from a module it cannot see."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, AnyType):
+        return False
+    if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
+        proper = proper.source_any
+    return proper.type_of_any == TypeOfAny.explicit
 
 
 def _sink_names() -> frozenset[str]:

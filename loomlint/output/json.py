@@ -8,9 +8,10 @@ imports}``. Lines and columns are 1-based; ``end_column`` is exclusive.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from loomlint.diagnostics import Diagnostic, Fix
+from loomlint.diagnostics import Diagnostic, Edit, Fix
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:
@@ -51,6 +52,41 @@ def _fix_to_json(fix: Fix) -> dict[str, object]:
         ],
         "imports": list(fix.imports),
     }
+
+
+def diagnostic_from_json(data: Mapping[str, Any]) -> Diagnostic:
+    """The inverse of ``diagnostic_to_json`` (the result cache stores findings this way).
+
+    Raises ``KeyError``, ``TypeError`` or ``ValueError`` on data of another shape.
+    """
+    fix_data = data["fix"]
+    fix = None
+    if fix_data is not None:
+        fix = Fix(
+            description=str(fix_data["description"]),
+            edits=tuple(
+                Edit(
+                    line=int(edit["line"]),
+                    column=int(edit["column"]),
+                    end_line=int(edit["end_line"]),
+                    end_column=int(edit["end_column"]),
+                    replacement=str(edit["replacement"]),
+                )
+                for edit in fix_data["edits"]
+            ),
+            imports=tuple(str(name) for name in fix_data["imports"]),
+        )
+    return Diagnostic(
+        path=str(data["path"]),
+        line=int(data["line"]),
+        column=int(data["column"]),
+        end_line=int(data["end_line"]),
+        end_column=int(data["end_column"]),
+        code=str(data["code"]),
+        name=str(data["name"]),
+        message=str(data["message"]),
+        fix=fix,
+    )
 
 
 def render_json_statistics(diagnostics: Sequence[Diagnostic]) -> str:

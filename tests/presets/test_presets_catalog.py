@@ -106,3 +106,12 @@ def test_presets_doc_covers_every_packaged_preset() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "presets.md").read_text("utf-8")
     for name in PACKAGED:
         assert f"## `{name}`" in doc
+
+
+def test_a_re_export_of_an_ancestor_package_matches() -> None:
+    spi = build_spi_model([load_catalog().presets["pydantic-ai"]])
+    assert "pydantic_ai.messages.ThinkingPart" in spi.text_only_types
+    assert "pydantic_ai.ThinkingPart" in spi.text_only_types  # from pydantic_ai import ...
+    assert "pydantic_ai.messages._parts.ThinkingPart" in spi.text_only_types  # defined there
+    assert "pydantic_ai.other.ThinkingPart" not in spi.text_only_types
+    assert "ThinkingPart" not in spi.text_only_types

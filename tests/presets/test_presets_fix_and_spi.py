@@ -4,7 +4,6 @@ SPI (`[tool.loomlint.spi.<name>]`) works the same way."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import textwrap
 from pathlib import Path
@@ -12,17 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import loomlint.analysis.engine
 from loomlint.cli import main
-
-# The fix is rendered by the engine from the plan `sinks` builds (FixPlan.rewrite). Until the
-# engine renders plans that way, attribute fixes are not emitted: remove this once it does.
-_ENGINE_RENDERS_PLANS = "rewrite(" in inspect.getsource(loomlint.analysis.engine)
-needs_engine = pytest.mark.xfail(
-    not _ENGINE_RENDERS_PLANS,
-    reason="engine.py does not render FixPlan.rewrite / spi.accessor_label yet",
-    strict=True,
-)
 
 LANGCHAIN_BEFORE = textwrap.dedent(
     """\
@@ -133,7 +122,6 @@ def langchain_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.slow
-@needs_engine
 def test_langchain_fix_reads_text_instead(langchain_project: Path, mypy_cache_dir: Path) -> None:
     code, _, err = _run("fix", "--preset", "langchain", "lc_app.py")
     assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
@@ -143,7 +131,6 @@ def test_langchain_fix_reads_text_instead(langchain_project: Path, mypy_cache_di
 
 
 @pytest.mark.slow
-@needs_engine
 def test_langchain_messages_name_the_property(
     langchain_project: Path, mypy_cache_dir: Path
 ) -> None:
@@ -162,7 +149,6 @@ def test_langchain_messages_name_the_property(
 
 
 @pytest.mark.slow
-@needs_engine
 def test_a_preset_without_accessor_says_to_narrow(tmp_path: Path, mypy_cache_dir: Path) -> None:
     (tmp_path / "oa_app.py").write_text(
         "from openai.types.chat import ChatCompletionUserMessageParam\n\n\n"
@@ -203,7 +189,6 @@ def test_a_user_declared_spi_is_checked(
 
 
 @pytest.mark.slow
-@needs_engine
 def test_a_user_declared_spi_fixes_with_its_attribute(
     spi_project: Path, mypy_cache_dir: Path
 ) -> None:
