@@ -12,6 +12,7 @@ import difflib
 import importlib
 import io
 import json
+import os
 import sys
 import tokenize
 import traceback
@@ -490,6 +491,25 @@ def _fix_file(result: FileResult, *, show_diff: bool) -> FixOutcome:
     except OSError as exc:
         raise _Failure(f"cannot write '{result.path}': {exc.strerror or exc}") from exc
     return outcome
+
+
+def console_main() -> None:
+    """The `loomlint` console script: `main`, then a hard exit once output is flushed.
+
+    After a type-aware run the interpreter holds mypy's whole build in module-level caches;
+    tearing that down object by object at exit costs seconds and does nothing useful, so,
+    like mypy's own command line, the script leaves without it. (Tests call `main` itself.)
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as exit_request:
+        code = exit_request.code if isinstance(exit_request.code, int) else 1
+        if exit_request.code is not None and not isinstance(exit_request.code, int):
+            click.echo(str(exit_request.code), err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _settings_and_files(

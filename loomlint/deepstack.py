@@ -39,5 +39,3 @@ def deep_stack(work: Callable[[], T]) -> T:
     if failure:
         raise failure[0]
     return outcome[0]
-
-

@@ -12,18 +12,22 @@
 from __future__ import annotations
 
 import io
+import os
+import sys
+import time
 import tokenize
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
-from loomlint.analysis.typefacts import has_typed_content
+from loomlint.analysis.typefacts import FileTypes
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
-from loomlint.workers import AnalysisPool, Task, file_diagnostic, should_parallelise
+from loomlint.workers import AnalysisPool, Task, file_diagnostic, workers_for
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -70,6 +74,18 @@ class _Run:
         self._done = 0
         self._total = 0
         self.notes: list[str] = []
+        # Analyses started, by path: each function waits for its result.
+        self._pending: dict[str, Callable[[], FileResult]] = {}
+        # The oracle's dependency key of each analysed file, kept with its cached result.
+        self._keys: dict[str, str] = {}
+        # LOOMLINT_TIMINGS=1 prints where a run's time went, on stderr.
+        self._timings = os.environ.get("LOOMLINT_TIMINGS") == "1"
+        self._started = time.perf_counter()
+
+    def _mark(self, phase: str) -> None:
+        if self._timings:
+            elapsed = time.perf_counter() - self._started
+            print(f"loomlint timings: {elapsed:7.2f} s  {phase}", file=sys.stderr)
 
     def run(self, files: Sequence[Path | str]) -> RunResult:
         paths = [str(f) for f in files]
@@ -91,23 +107,33 @@ class _Run:
             else:
                 results[path] = FileResult(path=path)
                 self._tick()
+        self._mark(f"read and screened {len(paths)} files by text: {len(relevant)} to parse")
         digests = {path: source_digest(sources[path]) for path in relevant}
         cached = {path: self._cached(path, digests[path]) for path in relevant}
         pool = AnalysisPool(
             self._settings,
-            parallel=should_parallelise(
-                sum(len(sources[p]) for p in relevant if cached[p] is None)
+            workers=workers_for(
+                sum(len(sources[p]) for p in relevant if cached[p] is None),
+                with_types=self._settings.types != "none",
             ),
             debug=self._debug,
         )
+        self._mark(f"result cache: {sum(c is not None for c in cached.values())} hits")
         try:
-            tasks = self._plan(relevant, sources, digests, cached, results, pool)
-            for task, result in zip(tasks, pool.map(tasks, self._tick), strict=True):
-                results[task.path] = result
-                if self._cache is not None and task.types_failure is None:
-                    self._cache.put(task.path, digests[task.path], result, task.dependency_key)
+            if self._settings.types == "none":
+                self._plan_without_types(relevant, sources, cached, results, pool)
+            else:
+                self._plan_with_types(relevant, sources, cached, results, pool)
+            self._mark(f"planned: {len(self._pending)} files to analyse")
+            for path, result_of in self._pending.items():
+                result = results[path] = result_of()
+                self._tick()
+                if self._cache is not None and not result.degraded:
+                    self._cache.put(path, digests[path], result, self._keys.get(path))
+            self._mark("analysed")
         finally:
             pool.close()
+            self._mark("workers stopped")
         run = RunResult(results=[results[path] for path in paths], notes=self.notes)
         if any(result.degraded for result in run.results):
             run.notes.append(
@@ -116,83 +142,84 @@ class _Run:
             )
         return run
 
-    def _plan(
+    def _plan_without_types(
         self,
         relevant: list[str],
         sources: dict[str, bytes],
-        digests: dict[str, str],
         cached: dict[str, CachedResult | None],
         results: dict[str, FileResult],
         pool: AnalysisPool,
-    ) -> list[Task]:
-        """Use what the cache still holds; return the analyses still to run."""
-        if self._settings.types == "none":
-            self.notes.append("checking without types (--no-types): precision is reduced")
-            tasks: list[Task] = []
-            for path in relevant:
-                hit = cached[path]
-                if hit is not None:
-                    results[path] = hit.result
-                    self._tick()
-                else:
-                    tasks.append(Task(path, sources[path], None, None, None))
-            return tasks
-        texts = {path: _text_for_mypy(sources[path]) for path in relevant}
+    ) -> None:
+        self.notes.append("checking without types (--no-types): precision is reduced")
+        for path in relevant:
+            hit = cached[path]
+            if hit is not None:
+                results[path] = hit.result
+                self._tick()
+            else:
+                self._pending[path] = pool.submit(Task(path, sources[path], None, None))
+
+    def _plan_with_types(
+        self,
+        relevant: list[str],
+        sources: dict[str, bytes],
+        cached: dict[str, CachedResult | None],
+        results: dict[str, FileResult],
+        pool: AnalysisPool,
+    ) -> None:
+        """Use what the cache still holds; start the analyses still to run as facts arrive."""
+        texts = {path: _decoded(sources[path]) for path in relevant}
         # While mypy builds, a worker screens the files it must analyse: most files that
         # mention content never read it, and need no LibCST analysis beyond that screen.
         screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
+        consumer = _AnalyseAsFactsArrive(self, pool, sources, results, screening)
+        self._mark("screening started")
         oracle = self._oracle(
             [
                 SourceFile(path, text, force=cached[path] is None)
                 for path, text in texts.items()
                 if text is not None
-            ]
+            ],
+            consumer,
         )
+        self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
         if oracle is None:
-            return [Task(path, sources[path], None, None, None) for path in relevant]
+            for path in relevant:
+                if path not in self._pending:
+                    self._pending[path] = pool.submit(Task(path, sources[path], None, None))
+            return
         stale: list[str] = []
         for path in relevant:
             hit = cached[path]
-            if hit is not None and texts[path] is not None and path not in oracle.failures:
-                if oracle.dependency_keys.get(path) == hit.dependency_key:
-                    results[path] = hit.result
-                    self._tick()
-                else:
-                    stale.append(path)
+            if hit is None or texts[path] is None or path in oracle.failures:
+                continue
+            if oracle.dependency_keys.get(path) == hit.dependency_key:
+                results[path] = hit.result
+                self._tick()
+            else:
+                stale.append(path)
         if stale:
             # The interface of a module they depend on moved: build again with them forced.
-            again = self._oracle([SourceFile(p, texts[p] or "") for p in stale])
+            again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
             if again is not None:
-                oracle.files.update(again.files)
                 oracle.failures.update(again.failures)
-                oracle.dependency_keys.update(again.dependency_keys)
-        verdicts = screening.result() if screening is not None else {}
-        pending: list[Task] = []
         for path in relevant:
-            if path in results:
+            if path in results or path in self._pending:
                 continue
-            task = Task(
-                path,
-                sources[path],
-                oracle.files.get(path),
-                oracle.failures.get(path),
-                oracle.dependency_keys.get(path),
-            )
-            if verdicts.get(path, True) or task.types_failure or has_typed_content(task.types):
-                pending.append(task)
-                continue
-            results[path] = FileResult(path=path)
-            self._tick()
-            if self._cache is not None:
-                self._cache.put(path, digests[path], results[path], task.dependency_key)
-        return pending
+            # mypy could not analyse it (LML904), or could not take its text at all.
+            failure = oracle.failures.get(path)
+            if failure is None and texts[path] is None:
+                failure = "mypy cannot read this file's text"
+            self._pending[path] = pool.submit(Task(path, sources[path], None, failure))
 
-    def _oracle(self, files: list[SourceFile]) -> OracleResult | None:
+    def _oracle(
+        self, files: list[SourceFile], consumer: _AnalyseAsFactsArrive
+    ) -> OracleResult | None:
         if not files:
             return OracleResult()
         oracle = MypyOracle(self._settings.spi, config_file=self._settings.mypy_config_file)
         try:
-            return oracle.analyze(files)
+            return oracle.analyze(files, consumer)
         except OracleUnavailable as exc:
             self.notes.append(
                 f"mypy could not run ({exc}); every file was checked without types, "
@@ -214,7 +241,16 @@ class _Run:
             b"loomlint" in source or b"noqa" in source
         ):
             return True
-        return _text_for_mypy(source) is None
+        return not _compiles(source)
+
+    def record_key(self, path: str, dependency_key: str) -> None:
+        self._keys[path] = dependency_key
+
+    def start(self, path: str, result_of: Callable[[], FileResult]) -> None:
+        self._pending[path] = result_of
+
+    def finish_empty(self, path: str) -> None:
+        self._pending[path] = lambda: FileResult(path=path)
 
     def _tick(self) -> None:
         self._done += 1
@@ -222,11 +258,49 @@ class _Run:
             self._progress(self._done, self._total)
 
 
-def _text_for_mypy(source: bytes) -> str | None:
-    """The decoded text, if CPython compiles it (mypy cannot take what CPython cannot)."""
+class _AnalyseAsFactsArrive:
+    """Starts each file's analysis the moment mypy's facts for it are extracted, so the
+    workers analyse while the oracle is still extracting the next file's facts."""
+
+    def __init__(
+        self,
+        run: _Run,
+        pool: AnalysisPool,
+        sources: dict[str, bytes],
+        results: dict[str, FileResult],
+        screening: Future[dict[str, bool]] | None,
+    ) -> None:
+        self._run = run
+        self._pool = pool
+        self._sources = sources
+        self._results = results
+        self._screening = screening
+
+    def wants_facts(self, path: str) -> bool:
+        verdicts = self._screening.result() if self._screening is not None else {}
+        return verdicts.get(path, True)
+
+    def accept(self, path: str, facts: FileTypes | None, dependency_key: str) -> None:
+        self._run.record_key(path, dependency_key)
+        if facts is None:
+            # Screened out, and mypy types nothing in it as content: nothing to report.
+            self._run.finish_empty(path)
+            return
+        self._run.start(path, self._pool.submit(Task(path, self._sources[path], facts, None)))
+
+
+def _decoded(source: bytes) -> str | None:
+    """The text mypy is given: the source decoded as Python decodes it."""
     try:
-        compile(source, "<loomlint>", "exec", flags=0x400, dont_inherit=True)
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
         return source.decode(encoding)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeDecodeError, LookupError):
+    except (SyntaxError, UnicodeDecodeError, LookupError):
         return None
+
+
+def _compiles(source: bytes) -> bool:
+    try:
+        compile(source, "<loomlint>", "exec", flags=0x400, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

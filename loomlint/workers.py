@@ -8,12 +8,13 @@ costs more than it saves.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import multiprocessing
 import os
 import traceback
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from loomlint.analysis.typefacts import FileTypes
@@ -30,8 +31,6 @@ class Task:
     source: bytes
     types: FileTypes | None
     types_failure: str | None
-    # The oracle's dependency key for the file, kept with the result in the cache.
-    dependency_key: str | None
 
 
 def worker_count() -> int:
@@ -41,26 +40,35 @@ def worker_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def should_parallelise(total_bytes: int) -> bool:
-    return worker_count() > 1 and total_bytes >= _PARALLEL_THRESHOLD_BYTES
+def workers_for(total_bytes: int, *, with_types: bool) -> int:
+    """How many worker processes to start: none for a small run (in-process is faster).
+
+    With types, the mypy build holds one core and most of the run's memory: one worker
+    screens and analyses beside it, and a second would add its memory to mypy's peak for
+    little time. Without types, every core analyses.
+    """
+    if total_bytes < _PARALLEL_THRESHOLD_BYTES:
+        return 0
+    cores = worker_count()
+    return max(1, cores - 1) if with_types else cores
 
 
 class AnalysisPool:
     """A lazily used pool: ``start()`` early, ``map()`` later, ``close()`` always."""
 
-    def __init__(self, settings: Settings, *, parallel: bool, debug: bool = False) -> None:
+    def __init__(self, settings: Settings, *, workers: int, debug: bool = False) -> None:
         self._settings = settings
         self._debug = debug
         self._executor: Executor | None = None
-        if parallel:
+        if workers > 0:
             self._executor = ProcessPoolExecutor(
-                max_workers=worker_count(),
+                max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_initialise_worker,
                 initargs=(settings, debug),
             )
             # Start the workers now, so their imports overlap whatever the caller does next.
-            for _ in range(worker_count()):
+            for _ in range(workers):
                 self._executor.submit(_ready)
 
     @property
@@ -76,24 +84,22 @@ class AnalysisPool:
             return None
         return self._executor.submit(_screen_in_worker, list(sources))
 
-    def map(self, tasks: Sequence[Task], done: Callable[[], None]) -> Iterator[FileResult]:
-        """Results in the order of ``tasks``; ``done()`` is called as each finishes."""
-        if self._executor is None or len(tasks) < 2:
-            # The caller already runs on a deep-stack thread (see runner.run_check).
-            for task in tasks:
-                yield _analyse(task, self._settings, self._debug)
-                done()
-            return
-        futures: list[Future[FileResult]] = [
-            self._executor.submit(_analyse_in_worker, task) for task in tasks
-        ]
-        for _ in as_completed(futures):
-            done()
-        for future in futures:
-            yield future.result()
+    def submit(self, task: Task) -> Callable[[], FileResult]:
+        """Start analysing ``task``; the returned function waits for its result.
+
+        In-process, the analysis runs now (the caller is already on a deep-stack thread,
+        see runner.run_check).
+        """
+        if self._executor is None:
+            result = _analyse(task, self._settings, self._debug)
+            return lambda: result
+        future: Future[FileResult] = self._executor.submit(_analyse_in_worker, task)
+        return future.result
 
     def close(self) -> None:
         if self._executor is not None:
+            # Waiting lets the workers release the pool's semaphores: the console script
+            # leaves with a hard exit, which would otherwise leak them (and say so).
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
@@ -106,6 +112,9 @@ def _initialise_worker(settings: Settings, debug: bool) -> None:
     global _worker_settings, _worker_debug
     _worker_settings = settings
     _worker_debug = debug
+    # A worker has nothing to clean up: skip tearing down its imports at exit, which would
+    # keep the pool's shutdown (and so the run) waiting for nothing.
+    atexit.register(os._exit, 0)
     # Import the analysis stack once per worker, not once per file.
     importlib.import_module("loomlint.analysis.engine")
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import cast
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
+from libcst.metadata import CodeRange
 
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
+from loomlint.analysis.positions import compute_positions
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
 from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.analysis.typeview import TypeView
@@ -56,7 +55,8 @@ def analyze_source(
     statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
     try:
         module = _parse(source)
-        text = module.code
+        # The source as decoded, not module.code: regenerating the code costs a full pass.
+        text = source.decode(module.encoding, errors="replace")
         index = build_index(module)
         flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated).run()
         positions = _LazyPositions(module, index)
@@ -67,6 +67,7 @@ def analyze_source(
             )
     except _Unanalysable as problem:
         diagnostics.append(_analysis_diagnostic(catalog, path, problem))
+        types_failure = None  # not analysed at all: whether mypy could type it is moot
     except RecursionError:
         diagnostics.append(
             _analysis_diagnostic(
@@ -75,6 +76,8 @@ def analyze_source(
                 _Unanalysable("LML903", "the file is nested too deeply to analyse"),
             )
         )
+        types_failure = None
+    result.degraded = types_failure is not None
     if types_failure is not None:
         diagnostics.append(
             _analysis_diagnostic(
@@ -90,7 +93,7 @@ def analyze_source(
     enabled = [d for d in diagnostics if settings.is_code_enabled(d.code, path)]
     result.diagnostics = apply_suppressions(
         enabled,
-        parse_suppressions(text) if text else [],
+        parse_suppressions(text) if _may_suppress(source) else [],
         statement_range,
         report_unused=settings.report_unused_suppressions,
         path=path,
@@ -98,6 +101,12 @@ def analyze_source(
     )
     result.diagnostics.sort(key=lambda d: d.sort_key)
     return result
+
+
+def _may_suppress(source: bytes) -> bool:
+    # Tokenising a file for its comments costs as much as a tenth of the analysis; a file
+    # that never says "loomlint" or "noqa" has no suppression to find.
+    return b"loomlint" in source or b"noqa" in source
 
 
 def may_report(source: bytes, settings: Settings) -> bool:
@@ -114,32 +123,29 @@ def may_report(source: bytes, settings: Settings) -> bool:
             return True
     except (_Unanalysable, RecursionError):
         return True  # the full analysis reports it
-    return settings.report_unused_suppressions and bool(parse_suppressions(module.code))
+    return (
+        settings.report_unused_suppressions
+        and _may_suppress(source)
+        and bool(parse_suppressions(source.decode(module.encoding, errors="replace")))
+    )
 
 
 def _parse(source: bytes) -> cst.Module:
-    """Parse, after CPython's own compiler rules out nesting the native parser cannot take.
+    """Parse with LibCST, guarded by CPython's compiler where nesting could be too deep.
 
-    CPython's verdict on other syntax errors is kept for the message (it says where and why
-    more precisely), but LibCST decides: it accepts syntax newer than the running Python.
+    LibCST's native parser takes thousands of nesting levels on the deep-stack thread, but
+    not unboundedly many: a file with enough brackets to nest that deep is first compiled by
+    CPython, whose parser refuses it cleanly (LML903). Syntax errors are LibCST's to judge (it
+    accepts syntax newer than the running Python); CPython then words the message, since it
+    says where and why more precisely.
     """
-    cpython_error: SyntaxError | None = None
-    try:
-        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
-    except SyntaxError as exc:
-        if any(reason in str(exc.msg) for reason in _DEPTH_ERRORS):
-            raise _Unanalysable(
-                "LML903", f"the file is nested too deeply to parse ({exc.msg})", exc.lineno or 1
-            ) from None
-        cpython_error = exc
-    except (RecursionError, MemoryError):
-        raise _Unanalysable("LML903", "the file is nested too deeply to parse") from None
-    except ValueError:
-        pass  # null bytes: LibCST reports them below
+    if _bracket_count(source) >= _BRACKETS_WORTH_CHECKING:
+        _refuse_deep_nesting(source)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        if cpython_error is not None and not isinstance(cpython_error, UnicodeError):
+        cpython_error = _cpython_syntax_error(source)
+        if cpython_error is not None:
             raise _Unanalysable(
                 "LML901",
                 f"syntax error: {cpython_error.msg}; the file was not checked",
@@ -161,6 +167,38 @@ def _parse(source: bytes) -> cst.Module:
         raise _Unanalysable(
             "LML902", f"the file cannot be decoded ({exc.msg}); it was not checked"
         ) from None
+
+
+# Fewer brackets than this cannot nest deeper than LibCST takes on the deep-stack thread.
+_BRACKETS_WORTH_CHECKING = 4000
+
+
+def _bracket_count(source: bytes) -> int:
+    return source.count(b"(") + source.count(b"[") + source.count(b"{")
+
+
+def _refuse_deep_nesting(source: bytes) -> None:
+    try:
+        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        if any(reason in str(exc.msg) for reason in _DEPTH_ERRORS):
+            raise _Unanalysable(
+                "LML903", f"the file is nested too deeply to parse ({exc.msg})", exc.lineno or 1
+            ) from None
+    except (RecursionError, MemoryError):
+        raise _Unanalysable("LML903", "the file is nested too deeply to parse") from None
+    except ValueError:
+        pass  # null bytes: LibCST reports them
+
+
+def _cpython_syntax_error(source: bytes) -> SyntaxError | None:
+    try:
+        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
+    except SyntaxError as exc:
+        return None if isinstance(exc, UnicodeError) else exc
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 _ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast for one constant
@@ -186,27 +224,6 @@ class _LazyPositions:
         if self._ranges is None:
             self._ranges = _statement_ranges(self._index, self.get())
         return self._ranges(line)
-
-
-def compute_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """``PositionProvider``'s positions, computed the way the provider computes them.
-
-    ``MetadataWrapper.resolve`` also walks the whole tree once for batchable providers, even
-    when none is asked for, which doubles the cost. The provider itself is one code
-    generation pass with a recording state; that pass is run here directly.
-    """
-    try:
-        provider = PositionProvider()
-        state = PositionProvidingCodegenState(
-            default_indent=module.default_indent,
-            default_newline=module.default_newline,
-            provider=provider,
-        )
-        module._codegen(state)  # pyright: ignore[reportPrivateUsage]
-        computed: object = getattr(provider, "_computed")  # noqa: B009 - private, on purpose
-        return cast("Mapping[cst.CSTNode, CodeRange]", computed)
-    except (AttributeError, TypeError):  # pragma: no cover - a LibCST without these internals
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 def _check(

@@ -14,7 +14,6 @@ engine replaces the *kind* by mypy's narrowed type and keeps these origins for i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -47,7 +46,6 @@ _PART_COLLECTION_TYPES = frozenset(
         "collections.abc.Collection",
     }
 )
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,10 +554,11 @@ class FlowAnalysis:
 
         ``declared``: what the class says the field holds (PARTS for a parts-only type).
         """
-        receiver = self._code(subject_node)
+        receiver = self._text(subject_node)
         origin = Origin(pattern, self._line(pattern), receiver, "capture")
         captured = Value(ContentKind.CONTENT, frozenset({origin}))
-        path = f"{_normalise(receiver)}.{field}"
+        subject_path = path_key(subject_node)
+        path = f"{subject_path}.{field}" if subject_path is not None else None
         kind = (
             self._pattern_kind(pattern.pattern)
             if isinstance(pattern, cst.MatchAs) and pattern.pattern
@@ -568,7 +567,8 @@ class FlowAnalysis:
         kind = kind if kind is not None else declared
         if kind is not None:
             captured = Value(kind, captured.origins)
-            env.paths[path] = kind
+            if path is not None:
+                env.paths[path] = kind
         if isinstance(pattern, cst.MatchAs):
             if pattern.name is not None:
                 env.bind(pattern.name.value, captured)
@@ -694,7 +694,7 @@ class FlowAnalysis:
         kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
         if kind is ContentKind.OTHER:
             return None
-        origin = Origin(node, self._line(node), self._code(receiver), "read")
+        origin = Origin(node, self._line(node), self._text(receiver), "read")
         return Value(kind, frozenset({origin}))
 
     def content_read(
@@ -980,12 +980,14 @@ class FlowAnalysis:
     # --- helpers --------------------------------------------------------------------------------
 
     def _path_of(self, node: cst.BaseExpression) -> str | None:
-        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)):
-            return _normalise(self._code(node))
-        return None
+        return path_key(node)
 
     def _code(self, node: cst.CSTNode) -> str:
         return self._module.code_for_node(node).strip()
+
+    def _text(self, node: cst.BaseExpression) -> str:
+        """How a message names an expression: its path when it has one (cheap), else its code."""
+        return path_key(node) or self._code(node)
 
     def _line(self, node: cst.CSTNode) -> int:
         # Positions are computed only for files with something to report: the engine
@@ -994,8 +996,27 @@ class FlowAnalysis:
         return 0
 
 
-def _normalise(code: str) -> str:
-    return _WHITESPACE.sub("", code)
+def path_key(node: cst.BaseExpression) -> str | None:
+    """A narrowable expression's identity, ``m.content`` or ``m["content"]``, from its
+    structure (no code generation); None for anything else (calls, operations...)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = path_key(node.value)
+        return f"{base}.{node.attr.value}" if base is not None else None
+    if isinstance(node, cst.Subscript):
+        base = path_key(node.value)
+        index = single_index(node)
+        if base is None or index is None:
+            return None
+        literal = string_value(index)
+        if literal is not None:
+            return f"{base}[{literal!r}]"
+        if isinstance(index, cst.Integer):
+            return f"{base}[{index.value}]"
+        key = path_key(index)
+        return f"{base}[{key}]" if key is not None else None
+    return None
 
 
 def _element_of(value: Value | None) -> Value | None:

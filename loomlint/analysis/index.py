@@ -9,7 +9,7 @@ report. Nothing here decides about content.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -22,7 +22,7 @@ from loomlint.analysis.names import (
     record_import,
     record_import_from,
 )
-from loomlint.analysis.tree import child_nodes, is_expression, is_statement
+from loomlint.analysis.tree import STATEMENT_TYPES, child_nodes
 from loomlint.analysis.typefacts import FamilyKey, NodeKey
 
 # Inside these, mypy keeps no expressions.
@@ -86,60 +86,91 @@ def _order(code_range: CodeRange) -> tuple[int, int, int]:
 
 
 def _record(index: ModuleIndex, node: cst.CSTNode, hidden: bool, module_level: bool) -> None:
-    if is_statement(node):
+    node_type = type(node)
+    if node_type in STATEMENT_TYPES:
         index.statements.append(node)  # type: ignore[arg-type]
-    if isinstance(node, cst.Import):
-        record_import(index.names, node)
-    elif isinstance(node, cst.ImportFrom):
-        record_import_from(index.names, node)
-    elif isinstance(node, cst.FunctionDef):
-        if module_level:
-            record_function(index.names, node)
-        index.functions.append(node)
-    elif isinstance(node, cst.ClassDef):
-        if module_level:
-            record_class(index.names, node)
-    elif (
-        isinstance(node, cst.AssignTarget)
-        and module_level
-        and isinstance(node.target, cst.Name)
-    ):
+    recorder = _RECORDERS.get(node_type)
+    if recorder is not None:
+        recorder(index, node, module_level)
+    if not hidden:
+        family = _FAMILIES.get(node_type)
+        if family is not None:
+            name = family(node)
+            if name is not None and _is_expression_position(node, index.parent(node)):
+                index.family_nodes.append((node, name))  # type: ignore[arg-type]
+
+
+def _record_import(index: ModuleIndex, node: cst.CSTNode, module_level: bool) -> None:
+    assert isinstance(node, cst.Import)
+    record_import(index.names, node)
+
+
+def _record_import_from(index: ModuleIndex, node: cst.CSTNode, module_level: bool) -> None:
+    assert isinstance(node, cst.ImportFrom)
+    record_import_from(index.names, node)
+
+
+def _record_function(index: ModuleIndex, node: cst.CSTNode, module_level: bool) -> None:
+    assert isinstance(node, cst.FunctionDef)
+    if module_level:
+        record_function(index.names, node)
+    index.functions.append(node)
+
+
+def _record_class(index: ModuleIndex, node: cst.CSTNode, module_level: bool) -> None:
+    assert isinstance(node, cst.ClassDef)
+    if module_level:
+        record_class(index.names, node)
+
+
+def _record_assign_target(index: ModuleIndex, node: cst.CSTNode, module_level: bool) -> None:
+    assert isinstance(node, cst.AssignTarget)
+    if module_level and isinstance(node.target, cst.Name):
         index.names.assigned.add(node.target.value)
-    if not hidden and is_expression(node):
-        expression: cst.BaseExpression = node  # type: ignore[assignment]
-        family = family_of(expression)
-        if family is not None and _is_expression_position(expression, index.parent(node)):
-            index.family_nodes.append((expression, family))
+
+
+# Dispatch on the exact node type: far cheaper than a chain of isinstance checks on LibCST's
+# ABC-based classes, once per node of every file.
+_RECORDERS: dict[type[cst.CSTNode], Callable[[ModuleIndex, cst.CSTNode, bool], None]] = {
+    cst.Import: _record_import,
+    cst.ImportFrom: _record_import_from,
+    cst.FunctionDef: _record_function,
+    cst.ClassDef: _record_class,
+    cst.AssignTarget: _record_assign_target,
+}
+
+
+def _binary_family(node: cst.CSTNode) -> str | None:
+    assert isinstance(node, cst.BinaryOperation)
+    operator = type(node.operator)
+    return "op:+" if operator is cst.Add else "op:%" if operator is cst.Modulo else None
+
+
+def _boolean_family(node: cst.CSTNode) -> str | None:
+    assert isinstance(node, cst.BooleanOperation)
+    return "op:and" if isinstance(node.operator, cst.And) else "op:or"
+
+
+_FAMILIES: dict[type[cst.CSTNode], Callable[[cst.CSTNode], str | None]] = {
+    cst.Name: lambda node: f"name:{node.value}",  # type: ignore[attr-defined]
+    cst.Attribute: lambda node: f"attr:{node.attr.value}",  # type: ignore[attr-defined]
+    cst.Subscript: lambda node: "index",
+    cst.Call: lambda node: "call",
+    cst.BinaryOperation: _binary_family,
+    cst.BooleanOperation: _boolean_family,
+    cst.IfExp: lambda node: "cond",
+    cst.NamedExpr: lambda node: "walrus",
+    cst.Await: lambda node: "await",
+}
 
 
 def family_of(node: cst.CSTNode) -> str | None:
     """The oracle family of an expression node, before context exclusions."""
-    if isinstance(node, cst.Name):
-        return f"name:{node.value}"
-    if isinstance(node, cst.Attribute):
-        return f"attr:{node.attr.value}"
-    if isinstance(node, cst.Subscript):
-        return "index"
-    if isinstance(node, cst.Call):
-        return "call"
-    if isinstance(node, cst.BinaryOperation):
-        if isinstance(node.operator, cst.Add):
-            return "op:+"
-        if isinstance(node.operator, cst.Modulo):
-            return "op:%"
-        return None
-    if isinstance(node, cst.BooleanOperation):
-        return "op:and" if isinstance(node.operator, cst.And) else "op:or"
-    if isinstance(node, cst.IfExp):
-        return "cond"
-    if isinstance(node, cst.NamedExpr):
-        return "walrus"
-    if isinstance(node, cst.Await):
-        return "await"
-    return None
+    family = _FAMILIES.get(type(node))
+    return family(node) if family is not None else None
 
 
-def _is_expression_position(node: cst.BaseExpression, parent: cst.CSTNode | None) -> bool:
+def _is_expression_position(node: cst.CSTNode, parent: cst.CSTNode | None) -> bool:
     if isinstance(node, cst.Name):
         if isinstance(parent, cst.Attribute) and parent.attr is node:
             return False

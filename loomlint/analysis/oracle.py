@@ -16,6 +16,7 @@ The trees are then walked once (``FactCollector``) and reduced to picklable ``Fi
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import io
@@ -129,8 +130,22 @@ class OracleResult:
     dependency_keys: dict[str, str] = field(default_factory=dict[str, str])
 
 
+class FactsConsumer(Protocol):
+    """Takes each forced file's facts as soon as they are extracted, while the rest wait."""
+
+    def wants_facts(self, path: str) -> bool:
+        """Whether to extract the file's facts even if no value in it is typed as content."""
+        ...
+
+    def accept(self, path: str, facts: FileTypes | None, dependency_key: str) -> None:
+        """``facts`` is None when the file was not wanted and nothing in it is content."""
+        ...
+
+
 class TypeOracle(Protocol):
-    def analyze(self, files: Sequence[SourceFile]) -> OracleResult: ...
+    def analyze(
+        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+    ) -> OracleResult: ...
 
 
 class OracleUnavailable(Exception):
@@ -144,14 +159,16 @@ class MypyOracle:
         self._spi = spi
         self._config_file = config_file
 
-    def analyze(self, files: Sequence[SourceFile]) -> OracleResult:
+    def analyze(
+        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+    ) -> OracleResult:
         result = OracleResult()
         pending = {os.path.abspath(f.path): f for f in files}
         for _attempt in range(_MAX_CRASH_RETRIES + 1):
             if not pending:
                 return result
             try:
-                facts, keys = self._build(list(pending.values()))
+                facts, keys = self._build(list(pending.values()), consumer)
                 result.files.update(facts)
                 result.dependency_keys.update(keys)
                 return result
@@ -162,7 +179,9 @@ class MypyOracle:
             result.failures[source.path] = "mypy kept crashing on other files of this run"
         return result
 
-    def _build(self, files: list[SourceFile]) -> tuple[dict[str, FileTypes], dict[str, str]]:
+    def _build(
+        self, files: list[SourceFile], consumer: FactsConsumer | None
+    ) -> tuple[dict[str, FileTypes], dict[str, str]]:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
         args = [f.path for f in files]
@@ -185,14 +204,15 @@ class MypyOracle:
                 forced.append(s.module)
         _keep_target_trees(options, forced)
         options.export_types = True
+        blocking = _BlockingMessages()
         try:
             # mypy reports an internal error on sys.stderr whatever streams it was given.
             with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
                 built = build.build(
-                    targets, options, stdout=output, stderr=output, flush_errors=_discard_errors
+                    targets, options, stdout=output, stderr=output, flush_errors=blocking
                 )
         except CompileError as exc:
-            raise _blocking_error(exc.messages, by_abspath) from None
+            raise _blocking_error(exc.messages or blocking.messages, by_abspath) from None
         except SystemExit:
             raise _crash_from_output(output.getvalue(), by_abspath) from None
         except Exception as exc:  # mypy's own bug, raised instead of reported
@@ -205,16 +225,21 @@ class MypyOracle:
             source = by_abspath[os.path.abspath(target.path or "")]
             if state is None:
                 continue
-            keys[source.path] = _dependency_key(state, built.graph)
+            key = keys[source.path] = _dependency_key(state, built.graph)
             if not source.force or state.tree is None:
                 continue
-            collector = FactCollector(
-                built.types,
-                self._spi,
-                state.options,
-                check_untyped_defs=state.options.check_untyped_defs,
-            )
-            facts[source.path] = collector.collect(state.tree)
+            file_facts: FileTypes | None = None
+            asked = consumer is None or consumer.wants_facts(source.path)
+            if asked or _types_content(state.tree, built.types, self._spi):
+                collector = FactCollector(
+                    built.types,
+                    self._spi,
+                    state.options,
+                    check_untyped_defs=state.options.check_untyped_defs,
+                )
+                file_facts = facts[source.path] = collector.collect(state.tree)
+            if consumer is not None:
+                consumer.accept(source.path, file_facts, key)
         return facts, keys
 
 
@@ -223,6 +248,19 @@ class _TargetCrash(Exception):
         super().__init__(reason)
         self.abspath = abspath
         self.reason = reason
+
+
+def _types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) -> bool:
+    """Whether mypy types any expression of the file as the content union (a quick scan)."""
+    seen: set[int] = set()
+    for expression in get_subexpressions(tree):
+        typ = types.get(expression)
+        if typ is None or id(typ) in seen:
+            continue
+        seen.add(id(typ))
+        if content_types.classify(typ, spi) is ContentKind.CONTENT:
+            return True
+    return False
 
 
 def _dependency_key(state: State, graph: Graph) -> str:
@@ -238,10 +276,21 @@ def _dependency_key(state: State, graph: Graph) -> str:
     return digest.hexdigest()
 
 
-def _discard_errors(filename: str | None, new_messages: list[str], is_serious: bool) -> None:
-    # The user's type errors are mypy's to report, not loomlint's; discarding them as they
-    # are flushed keeps them out of memory.
-    del filename, new_messages, is_serious
+class _BlockingMessages:
+    """mypy's flush callback: keeps only the latest messages. A blocking error (a syntax
+    error stops the build) is among the last flushed, and names its file; the user's type
+    errors are mypy's to report, not loomlint's, and dropping them keeps them out of memory."""
+
+    def __init__(self) -> None:
+        self._recent: collections.deque[str] = collections.deque(maxlen=200)
+
+    @property
+    def messages(self) -> list[str]:
+        return list(self._recent)
+
+    def __call__(self, filename: str | None, new_messages: list[str], is_serious: bool) -> None:
+        del filename, is_serious
+        self._recent.extend(new_messages)
 
 
 def _keep_target_trees(options: Options, modules: Iterable[str]) -> None:

@@ -9,6 +9,7 @@ type: several times faster on large files.
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Iterator
 
 import libcst as cst
@@ -63,11 +64,26 @@ _FIELDS: dict[type[cst.CSTNode], tuple[str, ...]] = {}
 
 
 def _fields(node_type: type[cst.CSTNode]) -> tuple[str, ...]:
+    """The fields of a node type that can hold meaningful syntax (not whitespace, tokens,
+    operators or plain values), decided once per type from the declared field types."""
     names = _FIELDS.get(node_type)
     if names is None:
-        names = tuple(f.name for f in dataclasses.fields(node_type))
+        names = tuple(f.name for f in dataclasses.fields(node_type) if _carries_syntax(f.type))
         _FIELDS[node_type] = names
     return names
+
+
+def _carries_syntax(annotation: object) -> bool:
+    if isinstance(annotation, typing.ForwardRef):
+        annotation = annotation.__forward_arg__
+    if isinstance(annotation, str):
+        # A forward reference by name ("MatchCase"): resolve it among LibCST's node classes,
+        # and keep the field when in doubt.
+        resolved = getattr(cst, annotation.strip("'\""), None)
+        return resolved is None or _carries_syntax(resolved)
+    if isinstance(annotation, type):
+        return issubclass(annotation, cst.CSTNode) and not issubclass(annotation, _TRIVIA_BASES)
+    return any(_carries_syntax(argument) for argument in typing.get_args(annotation))
 
 
 def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -88,3 +104,8 @@ def is_expression(node: cst.CSTNode) -> bool:
 
 def is_statement(node: cst.CSTNode) -> bool:
     return type(node) in STATEMENT_TYPES
+
+
+def node_types_under(base: type[cst.CSTNode]) -> frozenset[type[cst.CSTNode]]:
+    """Every LibCST node class that is ``base`` or a subclass of it."""
+    return frozenset(t for t in _NODE_TYPES if issubclass(t, base))
