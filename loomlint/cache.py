@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -25,6 +26,7 @@ from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
 
 _FORMAT = 1
 CACHE_DIR_NAME = ".loomlint_cache"
+_BUILD_FILE = "build-v1.json"
 
 
 def source_digest(source: bytes) -> str:
@@ -54,6 +56,19 @@ class CachedResult:
     result: FileResult
     # With types: the dependency key the result was computed under.
     dependency_key: str | None
+
+
+def stat_files(paths: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """(mtime_ns, size) of each path; a missing file is recorded as (-1, -1)."""
+    stats: dict[str, tuple[int, int]] = {}
+    for path in paths:
+        try:
+            status = os.stat(path)
+        except OSError:
+            stats[path] = (-1, -1)
+        else:
+            stats[path] = (status.st_mtime_ns, status.st_size)
+    return stats
 
 
 class ResultCache:
@@ -103,15 +118,56 @@ class ResultCache:
             "dependency_key": dependency_key,
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
+        self._write(self._entry_path(path), entry)
+
+    def build_unchanged(self, targets: Iterable[str]) -> bool:
+        """Whether the last type-aware build over exactly these files read files that are all
+        still as they were: then no type can have changed, and mypy need not run at all."""
         try:
-            self._entries.mkdir(parents=True, exist_ok=True)
+            data = json.loads((self._directory / _BUILD_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        if not isinstance(data, dict):
+            return False
+        record = cast("dict[str, Any]", data)
+        if (
+            record.get("format") != _FORMAT
+            or record.get("version") != implementation_fingerprint()
+            or record.get("settings") != self._settings
+            or record.get("targets") != sorted(os.path.abspath(t) for t in targets)
+        ):
+            return False
+        inputs = record.get("inputs")
+        if not isinstance(inputs, dict) or not inputs:
+            return False
+        try:
+            recorded = {
+                str(path): (int(stat[0]), int(stat[1]))
+                for path, stat in cast("dict[str, list[int]]", inputs).items()
+            }
+        except (TypeError, ValueError, IndexError):
+            return False
+        return stat_files(recorded) == recorded
+
+    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None:
+        record = {
+            "format": _FORMAT,
+            "version": implementation_fingerprint(),
+            "settings": self._settings,
+            "targets": sorted(os.path.abspath(t) for t in targets),
+            "inputs": {path: list(stat) for path, stat in inputs.items()},
+        }
+        self._write(self._directory / _BUILD_FILE, record)
+
+    def _write(self, target: Path, data: Mapping[str, object]) -> None:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             ignore = self._directory / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("# Created by loomlint.\n*\n", encoding="utf-8")
-            target = self._entry_path(path)
-            handle, temporary = tempfile.mkstemp(dir=self._entries, suffix=".tmp")
+            handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(entry, stream)
+                json.dump(data, stream)
             os.replace(temporary, target)
         except OSError:
             pass  # a cache that cannot be written only costs time

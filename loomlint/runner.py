@@ -27,7 +27,7 @@ from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_dig
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
-from loomlint.workers import AnalysisPool, Task, file_diagnostic, workers_for
+from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -112,7 +112,7 @@ class _Run:
         cached = {path: self._cached(path, digests[path]) for path in relevant}
         pool = AnalysisPool(
             self._settings,
-            workers=workers_for(
+            plan_workers(
                 sum(len(sources[p]) for p in relevant if cached[p] is None),
                 with_types=self._settings.types != "none",
             ),
@@ -168,6 +168,20 @@ class _Run:
         pool: AnalysisPool,
     ) -> None:
         """Use what the cache still holds; start the analyses still to run as facts arrive."""
+        if (
+            self._cache is not None
+            and all(cached[path] is not None for path in relevant)
+            and self._cache.build_unchanged(relevant)
+        ):
+            # Every file's bytes match its cached result, and no file the last build read
+            # has changed since: no type can differ, so mypy need not run.
+            for path in relevant:
+                hit = cached[path]
+                assert hit is not None
+                results[path] = hit.result
+                self._tick()
+            self._mark("nothing the last build read has changed: no mypy build")
+            return
         texts = {path: _decoded(sources[path]) for path in relevant}
         # While mypy builds, a worker screens the files it must analyse: most files that
         # mention content never read it, and need no LibCST analysis beyond that screen.
@@ -203,6 +217,9 @@ class _Run:
             again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
             if again is not None:
                 oracle.failures.update(again.failures)
+                oracle.inputs.update(again.inputs)
+        if self._cache is not None and oracle.inputs:
+            self._cache.record_build(relevant, oracle.inputs)
         for path in relevant:
             if path in results or path in self._pending:
                 continue

@@ -12,6 +12,7 @@ import atexit
 import importlib
 import multiprocessing
 import os
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -40,49 +41,66 @@ def worker_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def workers_for(total_bytes: int, *, with_types: bool) -> int:
-    """How many worker processes to start: none for a small run (in-process is faster).
+@dataclass(frozen=True, slots=True)
+class PoolPlan:
+    """How many worker processes to start now, and how many at most."""
 
-    With types, the mypy build holds one core and most of the run's memory: one worker
-    screens and analyses beside it, and a second would add its memory to mypy's peak for
-    little time. Without types, every core analyses.
+    initial: int
+    maximum: int
+
+
+def plan_workers(total_bytes: int, *, with_types: bool) -> PoolPlan:
+    """Workers for a run: none for a small one (in-process is faster).
+
+    Without types, every core analyses from the start. With types, the mypy build holds one
+    core and most of the run's memory: one worker screens and analyses beside it, and more
+    start only when enough analysis queues up after the build to be worth their memory.
     """
     if total_bytes < _PARALLEL_THRESHOLD_BYTES:
-        return 0
+        return PoolPlan(0, 0)
     cores = worker_count()
-    return max(1, cores - 1) if with_types else cores
+    return PoolPlan(1, cores) if with_types else PoolPlan(cores, cores)
+
+
+# Queued analysis (source bytes) beyond which another worker is worth its start-up and memory.
+_GROW_BEYOND_BYTES = 1024 * 1024
 
 
 class AnalysisPool:
-    """A lazily used pool: ``start()`` early, ``map()`` later, ``close()`` always."""
+    """Worker processes, each a one-process executor, so that the pool can grow on demand."""
 
-    def __init__(self, settings: Settings, *, workers: int, debug: bool = False) -> None:
+    def __init__(self, settings: Settings, plan: PoolPlan, *, debug: bool = False) -> None:
         self._settings = settings
         self._debug = debug
-        self._executor: Executor | None = None
-        if workers > 0:
-            self._executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_initialise_worker,
-                initargs=(settings, debug),
-            )
-            # Start the workers now, so their imports overlap whatever the caller does next.
-            for _ in range(workers):
-                self._executor.submit(_ready)
+        self._maximum = plan.maximum
+        self._executors: list[Executor] = []
+        self._queued: list[int] = []  # source bytes submitted and not finished, per executor
+        self._lock = threading.Lock()
+        for _ in range(plan.initial):
+            self._add_worker()
+
+    def _add_worker(self) -> None:
+        executor = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_initialise_worker,
+            initargs=(self._settings, self._debug),
+        )
+        # Start the process now, so its imports overlap whatever the caller does next.
+        executor.submit(_ready)
+        self._executors.append(executor)
+        self._queued.append(0)
 
     @property
     def parallel(self) -> bool:
-        return self._executor is not None
+        return bool(self._executors)
 
     def screen(self, sources: Sequence[tuple[str, bytes]]) -> Future[dict[str, bool]] | None:
-        """Start screening files (``engine.may_report``) on one worker, in the background.
-
-        One worker only: the caller runs mypy meanwhile, and the two then share the cores.
-        """
-        if self._executor is None or not sources:
+        """Start screening files (``engine.may_report``) on the first worker, in the
+        background: the caller runs mypy meanwhile, and the two then share the cores."""
+        if not self._executors or not sources:
             return None
-        return self._executor.submit(_screen_in_worker, list(sources))
+        return self._executors[0].submit(_screen_in_worker, list(sources))
 
     def submit(self, task: Task) -> Callable[[], FileResult]:
         """Start analysing ``task``; the returned function waits for its result.
@@ -90,18 +108,33 @@ class AnalysisPool:
         In-process, the analysis runs now (the caller is already on a deep-stack thread,
         see runner.run_check).
         """
-        if self._executor is None:
+        if not self._executors:
             result = _analyse(task, self._settings, self._debug)
             return lambda: result
-        future: Future[FileResult] = self._executor.submit(_analyse_in_worker, task)
+        with self._lock:
+            if (
+                len(self._executors) < self._maximum
+                and sum(self._queued) + len(task.source) > _GROW_BEYOND_BYTES
+            ):
+                self._add_worker()
+            slot = min(range(len(self._executors)), key=self._queued.__getitem__)
+            self._queued[slot] += len(task.source)
+        future: Future[FileResult] = self._executors[slot].submit(_analyse_in_worker, task)
+        size = len(task.source)
+
+        def finished(_: Future[FileResult]) -> None:
+            with self._lock:
+                self._queued[slot] -= size
+
+        future.add_done_callback(finished)
         return future.result
 
     def close(self) -> None:
-        if self._executor is not None:
-            # Waiting lets the workers release the pool's semaphores: the console script
-            # leaves with a hard exit, which would otherwise leak them (and say so).
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        # Waiting lets the workers release the pool's semaphores: the console script leaves
+        # with a hard exit, which would otherwise leak them (and say so).
+        for executor in self._executors:
+            executor.shutdown(wait=True, cancel_futures=True)
+        self._executors.clear()
 
 
 _worker_settings: Settings | None = None

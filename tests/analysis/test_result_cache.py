@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -82,3 +83,35 @@ def test_warm_runs_reuse_results_and_an_edit_is_reanalysed(
     assert (
         tmp_path / ".loomlint_cache" / ".gitignore"
     ).read_text() == "# Created by loomlint.\n*\n"
+
+
+def test_nothing_changed_needs_no_mypy_build(
+    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import loomlint.analysis.oracle
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "use.py").write_text(USE)
+    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    expected = [("use.py", 4, 12, "LML001")]
+    assert _findings(tmp_path) == expected
+
+    def no_build(*args: object, **kwargs: object) -> object:
+        raise AssertionError("mypy should not have been needed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(loomlint.analysis.oracle.MypyOracle, "analyze", no_build)
+        _forbid_analysis(patch)
+        assert _findings(tmp_path) == expected
+    # A file the build read changes (here only its timestamp): mypy must run again.
+    os.utime(tmp_path / "dep.py", ns=(1, 1))
+    calls: list[object] = []
+    real = loomlint.analysis.oracle.MypyOracle.analyze
+
+    def counting(self: object, *args: object, **kwargs: object) -> object:
+        calls.append(args)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loomlint.analysis.oracle.MypyOracle, "analyze", counting)
+    assert _findings(tmp_path) == expected
+    assert len(calls) == 1

@@ -1,0 +1,620 @@
+"""One checked file's mypy tree, with the build's types, reduced to ``FileTypes`` facts.
+
+The oracle (``oracle.py``) runs the build; this module reads it. ``FactCollector`` records,
+for every expression the LibCST pass may ask about, what its type says (``content_types``),
+whether it reads a content field, what the position receiving it declares, and which
+callable a call names. ``types_content`` is the quick question asked of a file nobody
+screened in: does mypy type anything in it as content at all?
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mypy.argmap import map_actuals_to_formals
+from mypy.messages import format_type_bare
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
+    Block,
+    CallExpr,
+    ClassDef,
+    ConditionalExpr,
+    Decorator,
+    DictExpr,
+    Expression,
+    ForStmt,
+    FuncBase,
+    FuncDef,
+    IfStmt,
+    IndexExpr,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    ReturnStmt,
+    Statement,
+    StrExpr,
+    TryStmt,
+    TupleExpr,
+    TypeInfo,
+    Var,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.options import Options
+from mypy.server.subexpr import get_subexpressions
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    Overloaded,
+    Type,
+    TypeOfAny,
+    get_proper_type,
+)
+
+from loomlint.analysis import content_types
+from loomlint.analysis.typefacts import (
+    CalleeFact,
+    ContentKind,
+    ExprFact,
+    FamilyKey,
+    FileTypes,
+    NodeKey,
+)
+from loomlint.spi import SpiModel
+
+_INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART})
+_TRACKED_OPS = frozenset({"+", "%", "and", "or"})
+# mypy lowers f"{x!r:>4}" to "{!r:{}}".format(x, ">4"), and joins the pieces with "".join.
+_FSTRING_FORMAT = re.compile(r"\{(![rsa])?:\{\}\}")
+
+
+def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) -> bool:
+    """Whether mypy types any expression of the file as the content union (a quick scan)."""
+    seen: set[int] = set()
+    for expression in get_subexpressions(tree):
+        typ = types.get(expression)
+        if typ is None or id(typ) in seen:
+            continue
+        seen.add(id(typ))
+        if content_types.classify(typ, spi) is ContentKind.CONTENT:
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class _Tracked:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    family: str
+    node: Expression
+
+
+class FactCollector:
+    """Reduces one checked file's mypy tree (with the build's types) to ``FileTypes``.
+
+    Expressions come from mypy's own compiled traversal (``get_subexpressions``); statements
+    that give a value a declared destination (return, annotated assignment) are walked here.
+    """
+
+    def __init__(
+        self,
+        types: dict[Expression, Type],
+        spi: SpiModel,
+        options: Options,
+        *,
+        check_untyped_defs: bool,
+    ) -> None:
+        self._types = types
+        self._spi = spi
+        self._options = options
+        self._check_untyped_defs = check_untyped_defs
+        self._tracked: list[_Tracked] = []
+        self._excluded: set[int] = set()
+        self._unchecked: list[tuple[int, int]] = []
+        self._kinds: dict[int, ContentKind] = {}
+        self._shapes: dict[int, ContentKind] = {}
+        self._field_origins: set[int] = set()
+        self._receiver_attributes: dict[int, tuple[str, ...]] = {}
+        self._verdicts: dict[int, tuple[bool, str]] = {}
+        self._partners: dict[int, bool] = {}
+        self._callees: dict[int, CalleeFact] = {}
+        self._interesting_callees = spi.accessors | spi.narrowing
+
+    def collect(self, tree: MypyFile) -> FileTypes:
+        # A call mypy analyses into a special form (``cast(T, x)``, ``reveal_type(x)``) keeps
+        # its arguments and its ``analyzed`` form, and mypy's traversal visits ``x`` through
+        # both: one node, listed twice, would break the family counts of its line.
+        expressions = list({id(e): e for e in get_subexpressions(tree)}.values())
+        for expression in expressions:
+            if isinstance(expression, CallExpr) and _is_fstring_lowering(expression):
+                # Not in the source: keep the synthesized call and callee out of the families.
+                self._excluded.add(id(expression))
+                self._excluded.add(id(expression.callee))
+        for expression in expressions:
+            if id(expression) not in self._excluded:
+                self._visit_expression(expression)
+        self._visit_statements(tree.defs, None)
+        return self._file_types()
+
+    # --- result ---------------------------------------------------------------------------
+
+    def _file_types(self) -> FileTypes:
+        groups: dict[FamilyKey, list[_Tracked]] = {}
+        for tracked in self._tracked:
+            groups.setdefault((tracked.line, tracked.family), []).append(tracked)
+        exprs: dict[NodeKey, ExprFact] = {}
+        callees: dict[NodeKey, CalleeFact] = {}
+        for (line, family), members in groups.items():
+            members.sort(key=lambda t: (t.column, t.end_line, t.end_column))
+            for ordinal, tracked in enumerate(members):
+                key = (line, family, ordinal)
+                fact = self._fact(tracked.node)
+                if fact is not None:
+                    exprs[key] = fact
+                callee = self._callees.get(id(tracked.node))
+                if callee is not None:
+                    callees[key] = callee
+        return FileTypes(
+            exprs=exprs,
+            callees=callees,
+            family_counts={key: len(members) for key, members in groups.items()},
+            unchecked=tuple(self._unchecked),
+        )
+
+    def _fact(self, node: Expression) -> ExprFact | None:
+        node_id = id(node)
+        kind = self._kind(node)
+        verdict = self._verdicts.get(node_id)
+        partner = self._partners.get(node_id)
+        origin = node_id in self._field_origins
+        shape = self._shape(node)
+        # Names typed Any are kept: a value read from content through getattr() or a cast to
+        # Any is still content, which the syntactic flow knows and mypy no longer does.
+        keep_any = (
+            kind is ContentKind.ANY
+            and isinstance(node, NameExpr)
+            and _is_declared_any(self._types.get(node))
+        )
+        if (
+            kind not in _INTERESTING
+            and shape is not ContentKind.CONTENT
+            and not keep_any
+            and not origin
+            and verdict is None
+            and partner is None
+        ):
+            return None
+        typ = self._types.get(node)
+        return ExprFact(
+            kind=kind,
+            type_text=format_type_bare(typ, self._options) if typ is not None else "",
+            shape=shape,
+            field_origin=origin,
+            receiver_accepts=verdict[0] if verdict is not None else None,
+            receiver_desc=verdict[1] if verdict is not None else "",
+            partner_is_text=partner,
+            receiver_attributes=self._receiver_attributes.get(node_id, ()),
+        )
+
+    def _kind(self, node: Expression) -> ContentKind:
+        node_id = id(node)
+        kind = self._kinds.get(node_id)
+        if kind is None:
+            typ = self._types.get(node)
+            kind = ContentKind.OTHER if typ is None else content_types.classify(typ, self._spi)
+            self._kinds[node_id] = kind
+        return kind
+
+    def _shape(self, node: Expression) -> ContentKind:
+        node_id = id(node)
+        shape = self._shapes.get(node_id)
+        if shape is None:
+            shape = content_types.classify_shape(self._types.get(node))
+            self._shapes[node_id] = shape
+        return shape
+
+    def _is_union(self, node: Expression) -> bool:
+        """The value is the content union by shape: str together with a collection."""
+        return self._shape(node) is ContentKind.CONTENT
+
+    def _track(self, node: Expression, family: str) -> None:
+        end_line = node.end_line if node.end_line is not None else node.line
+        end_column = node.end_column if node.end_column is not None else node.column
+        self._tracked.append(_Tracked(node.line, node.column, end_line, end_column, family, node))
+
+    # --- expressions --------------------------------------------------------------------------
+
+    def _visit_expression(self, o: Expression) -> None:
+        if isinstance(o, NameExpr):
+            self._track(o, f"name:{o.name}")
+        elif isinstance(o, MemberExpr):
+            self._track(o, f"attr:{o.name}")
+            if o.name in self._spi.content_fields:
+                receiver = self._types.get(o.expr)
+                declared = content_types.declared_field_type(receiver, o.name)
+                if content_types.is_content_origin_type(declared, self._spi):
+                    self._field_origins.add(id(o))
+                    self._note_receiver_attributes(o, receiver)
+        elif isinstance(o, IndexExpr):
+            self._track(o, "index")
+            key = o.index
+            if isinstance(key, StrExpr) and key.value in self._spi.content_fields:
+                declared = content_types.declared_field_type(
+                    self._types.get(o.base), key.value, item=True
+                )
+                if content_types.is_content_origin_type(declared, self._spi):
+                    self._field_origins.add(id(o))
+        elif isinstance(o, CallExpr):
+            self._track(o, "call")
+            self._note_getter_origin(o)
+            self._note_callee(o)
+            self._note_argument_verdicts(o)
+        elif isinstance(o, OpExpr):
+            if o.op in _TRACKED_OPS:
+                self._track(o, f"op:{o.op}")
+            if o.op == "+":
+                self._note_partners(o.left, o.right)
+                self._note_partners(o.right, o.left)
+            elif o.op == "%" and self._is_text(o.left):
+                for operand in _format_operands(o.right):
+                    self._partners[id(operand)] = True
+        elif isinstance(o, ConditionalExpr):
+            self._track(o, "cond")
+        elif isinstance(o, AssignmentExpr):
+            self._track(o, "walrus")
+        elif isinstance(o, AwaitExpr):
+            self._track(o, "await")
+
+    # --- statements and functions -------------------------------------------------------------
+
+    def _visit_statements(self, statements: Iterable[Statement], function: FuncDef | None) -> None:
+        for statement in statements:
+            self._visit_statement(statement, function)
+
+    def _visit_statement(self, o: Statement, function: FuncDef | None) -> None:
+        if isinstance(o, FuncDef):
+            self._visit_function(o)
+        elif isinstance(o, Decorator):
+            self._visit_function(o.func)
+        elif isinstance(o, OverloadedFuncDef):
+            for item in o.items:
+                self._visit_statement(item, function)
+            if o.impl is not None:
+                self._visit_statement(o.impl, function)
+        elif isinstance(o, ClassDef):
+            self._visit_statements(o.defs.body, None)
+        elif isinstance(o, ReturnStmt):
+            self._note_return(o, function)
+        elif isinstance(o, AssignmentStmt):
+            self._note_assignment(o)
+        elif isinstance(o, OperatorAssignmentStmt) and o.op == "+":
+            self._note_partners(o.rvalue, o.lvalue)
+            self._note_partners(o.lvalue, o.rvalue)
+        for block in _blocks_of(o):
+            self._visit_statements(block.body, function)
+
+    def _visit_function(self, o: FuncDef) -> None:
+        if o.is_dynamic() and not self._check_untyped_defs:
+            self._unchecked.append((o.line, o.end_line if o.end_line is not None else o.line))
+        self._visit_statements(o.body.body, o)
+
+    def _note_return(self, o: ReturnStmt, function: FuncDef | None) -> None:
+        if o.expr is None or function is None or not self._is_union(o.expr):
+            return
+        declared = _declared_return_type(function)
+        if declared is not None:
+            self._verdicts[id(o.expr)] = (
+                content_types.accepts_content(declared, self._types.get(o.expr)),
+                f"returned from `{function.name}()`, {self._declared_as(declared)}",
+            )
+
+    def _note_assignment(self, o: AssignmentStmt) -> None:
+        rvalue = o.rvalue
+        if not self._is_union(rvalue):
+            return
+        value_type = self._types.get(rvalue)
+        for lvalue in o.lvalues:
+            target = self._declared_target(lvalue)
+            if target is None:
+                continue
+            declared, label = target
+            accepts = content_types.accepts_content(declared, value_type)
+            self._verdicts[id(rvalue)] = (
+                accepts,
+                f"stored in `{label}`, {self._declared_as(declared)}",
+            )
+            if not accepts:
+                return
+
+    # --- helpers ----------------------------------------------------------------------------------
+
+    def _is_text(self, node: Expression) -> bool:
+        return isinstance(node, StrExpr) or self._kind(node) is ContentKind.TEXT
+
+    def _note_partners(self, operand: Expression, other: Expression) -> None:
+        if self._kind(operand) in _INTERESTING or self._is_union(operand):
+            self._partners[id(operand)] = self._is_text(other)
+
+    def _note_getter_origin(self, call: CallExpr) -> None:
+        """``m.get("content")`` on a TypedDict, ``getattr(m, "content")`` on anything."""
+        callee = call.callee
+        receiver: Expression | None = None
+        key: Expression | None = None
+        item = False
+        if isinstance(callee, MemberExpr) and callee.name == "get" and call.args:
+            receiver, key, item = callee.expr, call.args[0], True
+        elif (
+            isinstance(callee, NameExpr)
+            and callee.fullname == "builtins.getattr"
+            and len(call.args) >= 2
+        ):
+            receiver, key = call.args[0], call.args[1]
+        if receiver is None or not isinstance(key, StrExpr):
+            return
+        if key.value not in self._spi.content_fields:
+            return
+        declared = content_types.declared_field_type(
+            self._types.get(receiver), key.value, item=item
+        )
+        if content_types.is_content_origin_type(declared, self._spi):
+            self._field_origins.add(id(call))
+
+    def _note_receiver_attributes(self, read: MemberExpr, receiver: Type | None) -> None:
+        """Which of the SPI's attribute accessors (``msg.text``) the read's receiver declares."""
+        found = tuple(
+            name
+            for name in sorted(self._spi.attribute_accessors)
+            if content_types.declared_field_type(receiver, name) is not None
+        )
+        if found:
+            self._receiver_attributes[id(read)] = found
+
+    def _note_callee(self, call: CallExpr) -> None:
+        callee = call.callee
+        names = self._callee_names(callee)
+        narrows = content_types.callable_narrows(self._types.get(callee))
+        if narrows or any(
+            name in self._interesting_callees or name in _SINK_NAMES for name in names
+        ):
+            self._callees[id(call)] = CalleeFact(names=names, narrows=narrows)
+
+    def _callee_names(self, callee: Expression) -> tuple[str, ...]:
+        if isinstance(callee, RefExpr) and isinstance(
+            callee.node, (FuncBase, Decorator, TypeInfo, OverloadedFuncDef)
+        ):
+            return (callee.fullname,) if callee.fullname else ()
+        if isinstance(callee, MemberExpr):
+            return content_types.method_fullnames(self._types.get(callee.expr), callee.name)
+        return ()
+
+    def _note_argument_verdicts(self, call: CallExpr) -> None:
+        candidates = [
+            index
+            for index, arg in enumerate(call.args)
+            if call.arg_kinds[index] not in (ARG_STAR, ARG_STAR2) and self._is_union(arg)
+        ]
+        if not candidates:
+            return
+        callee_type = get_proper_type(self._types.get(call.callee))
+        callee_label = _callee_label(call.callee)
+        if isinstance(callee_type, AnyType) and _is_unknown_any(callee_type):
+            return  # a callee from a module mypy cannot see: nothing is known about it
+        if isinstance(callee_type, AnyType):
+            for index in candidates:
+                self._verdicts[id(call.args[index])] = (
+                    False,
+                    f"passed to `{callee_label}()`, which is untyped",
+                )
+            return
+        if isinstance(callee_type, CallableType):
+            signatures = [callee_type]
+        elif isinstance(callee_type, Overloaded):
+            signatures = list(callee_type.items)
+        else:
+            return
+        for index in candidates:
+            verdict = self._argument_verdict(call, index, signatures, callee_label)
+            if verdict is not None:
+                self._verdicts[id(call.args[index])] = verdict
+
+    def _argument_verdict(
+        self,
+        call: CallExpr,
+        index: int,
+        signatures: list[CallableType],
+        callee_label: str,
+    ) -> tuple[bool, str] | None:
+        arg = call.args[index]
+        value_type = self._types.get(arg)
+        first: tuple[bool, str] | None = None
+        for signature in signatures:
+            formal_index = _formal_for(call, index, signature, self._types)
+            if formal_index is None:
+                continue
+            formal = signature.arg_types[formal_index]
+            accepts = content_types.accepts_content(formal, value_type)
+            name = signature.arg_names[formal_index]
+            where = f"parameter `{name}`" if name else f"argument {index + 1}"
+            verdict = (
+                accepts,
+                f"passed to {where} of `{callee_label}()`, {self._declared_as(formal)}",
+            )
+            if accepts:
+                return verdict
+            first = first or verdict
+        return first
+
+    def _declared_target(self, lvalue: Expression) -> tuple[Type, str] | None:
+        """The declared type of an assignment target, when it is declared (not inferred)."""
+        if isinstance(lvalue, NameExpr):
+            var = lvalue.node
+            if isinstance(var, Var) and not var.is_inferred and var.type is not None:
+                return var.type, lvalue.name
+            return None
+        if isinstance(lvalue, MemberExpr):
+            receiver = self._types.get(lvalue.expr)
+            var = _member_var(receiver, lvalue.name)
+            if var is None or var.is_inferred:
+                return None
+            declared = content_types.declared_field_type(receiver, lvalue.name)
+            return (declared, _short(lvalue)) if declared is not None else None
+        if isinstance(lvalue, IndexExpr):
+            key = lvalue.index
+            if isinstance(key, StrExpr) and key.value in self._spi.content_fields:
+                return None  # a message's "content" key: the union belongs there
+            receiver = get_proper_type(self._types.get(lvalue.base))
+            if isinstance(receiver, Instance) and len(receiver.args) == 2:
+                return receiver.args[1], f"{_short(lvalue.base)}[...]"
+        return None
+
+    def _declared_as(self, declared: Type) -> str:
+        proper = get_proper_type(declared)
+        if isinstance(proper, AnyType) and proper.type_of_any in (
+            TypeOfAny.unannotated,
+            TypeOfAny.implementation_artifact,
+        ):
+            return "which is not annotated"
+        return f"declared `{format_type_bare(declared, self._options)}`"
+
+
+def _is_unknown_any(typ: Type | None) -> bool:
+    """``Any`` because mypy could not see where it comes from (a module that is not installed,
+    or an error), as opposed to a declared or inferred ``Any``: no evidence either way."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, AnyType):
+        return False
+    if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
+        proper = proper.source_any
+    return proper.type_of_any in (TypeOfAny.from_unimported_type, TypeOfAny.from_error)
+
+
+def _is_declared_any(typ: Type | None) -> bool:
+    """``Any`` that someone wrote (``getattr()``'s return, ``cast(Any, ...)``, an annotation),
+    as opposed to one mypy made up: the items of ``list`` after ``isinstance(x, list)``
+    narrowed an ``Iterable[...]``, or a type from a module it cannot see."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, AnyType):
+        return False
+    if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
+        proper = proper.source_any
+    return proper.type_of_any == TypeOfAny.explicit
+
+
+def _sink_names() -> frozenset[str]:
+    from loomlint.catalog import load_catalog
+
+    return frozenset(load_catalog().sinks.by_callee)
+
+
+_SINK_NAMES = _sink_names()
+
+
+def _is_fstring_lowering(call: CallExpr) -> bool:
+    callee = call.callee
+    if not isinstance(callee, MemberExpr) or not isinstance(callee.expr, StrExpr):
+        return False
+    if callee.name == "format":
+        return len(call.args) == 2 and _FSTRING_FORMAT.fullmatch(callee.expr.value) is not None
+    if callee.name == "join" and callee.expr.value == "" and len(call.args) == 1:
+        pieces = call.args[0]
+        return (
+            isinstance(pieces, ListExpr)
+            and pieces.line == callee.expr.line
+            and pieces.column == callee.expr.column
+        )
+    return False
+
+
+def _blocks_of(o: Statement) -> list[Block]:
+    """The nested blocks of a compound statement (functions and classes are walked apart)."""
+    if isinstance(o, IfStmt):
+        return [*o.body, *([o.else_body] if o.else_body else [])]
+    if isinstance(o, (WhileStmt, ForStmt)):
+        return [o.body, *([o.else_body] if o.else_body else [])]
+    if isinstance(o, WithStmt):
+        return [o.body]
+    if isinstance(o, TryStmt):
+        blocks = [o.body, *o.handlers]
+        blocks += [b for b in (o.else_body, o.finally_body) if b is not None]
+        return blocks
+    if isinstance(o, MatchStmt):
+        return list(o.bodies)
+    return []
+
+
+def _format_operands(right: Expression) -> list[Expression]:
+    if isinstance(right, TupleExpr):
+        return list(right.items)
+    if isinstance(right, DictExpr):
+        return [value for _, value in right.items]
+    return [right]
+
+
+def _formal_for(
+    call: CallExpr, index: int, signature: CallableType, types: dict[Expression, Type]
+) -> int | None:
+    def actual_type(i: int) -> Type:
+        return types.get(call.args[i]) or AnyType(TypeOfAny.special_form)
+
+    mapping = map_actuals_to_formals(
+        call.arg_kinds, call.arg_names, signature.arg_kinds, signature.arg_names, actual_type
+    )
+    for formal_index, actuals in enumerate(mapping):
+        if index in actuals:
+            return formal_index
+    return None
+
+
+def _declared_return_type(function: FuncDef) -> Type | None:
+    if function.is_generator:
+        return None
+    signature = get_proper_type(function.type)
+    if not isinstance(signature, CallableType):
+        return None
+    returned = signature.ret_type
+    if function.is_coroutine:
+        proper = get_proper_type(returned)
+        if isinstance(proper, Instance) and proper.type.fullname == "typing.Coroutine":
+            returned = proper.args[-1]
+    return returned
+
+
+def _member_var(receiver: Type | None, name: str) -> Var | None:
+    proper = get_proper_type(receiver)
+    if not isinstance(proper, Instance):
+        return None
+    symbol = proper.type.get(name)
+    return symbol.node if symbol is not None and isinstance(symbol.node, Var) else None
+
+
+def _callee_label(callee: Expression) -> str:
+    if isinstance(callee, NameExpr):
+        return callee.name
+    if isinstance(callee, MemberExpr):
+        return f"{_short(callee.expr)}.{callee.name}"
+    return "the callable"
+
+
+def _short(node: Expression) -> str:
+    if isinstance(node, NameExpr):
+        return node.name
+    if isinstance(node, MemberExpr):
+        return f"{_short(node.expr)}.{node.name}"
+    if isinstance(node, IndexExpr):
+        return f"{_short(node.base)}[...]"
+    return "..."
