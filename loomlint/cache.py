@@ -27,6 +27,7 @@ from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
 _FORMAT = 1
 CACHE_DIR_NAME = ".loomlint_cache"
 _BUILD_FILE = "build-v1.json"
+_COMPILABLE_FILE = "compilable-v1.json"
 
 
 def source_digest(source: bytes) -> str:
@@ -119,6 +120,25 @@ class ResultCache:
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
         self._write(self._entry_path(path), entry)
+
+    def compilable(self) -> set[str]:
+        """Digests of files known to compile (the files with nothing to analyse)."""
+        try:
+            data = json.loads((self._directory / _COMPILABLE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return set()
+        if not isinstance(data, dict):
+            return set()
+        record = cast("dict[str, Any]", data)
+        digests = record.get("digests")
+        if record.get("format") != _FORMAT or not isinstance(digests, list):
+            return set()
+        return {str(d) for d in cast("list[object]", digests)}
+
+    def record_compilable(self, digests: set[str]) -> None:
+        self._write(
+            self._directory / _COMPILABLE_FILE, {"format": _FORMAT, "digests": sorted(digests)}
+        )
 
     def build_unchanged(self, targets: Iterable[str]) -> bool:
         """Whether the last type-aware build over exactly these files read files that are all

@@ -101,12 +101,23 @@ class _Run:
                 )
                 self._tick()
         relevant: list[str] = []
+        known_compilable = self._cache.compilable() if self._cache is not None else set[str]()
+        compilable: set[str] = set()
         for path, source in sources.items():
-            if self._needs_parse(source):
+            if self._may_hold_content(source):
                 relevant.append(path)
-            else:
+                continue
+            # Nothing to analyse, but a syntax error is still reported: CPython compiles the
+            # file, once per version of its bytes.
+            digest = source_digest(source)
+            if digest in known_compilable or _compiles(source):
+                compilable.add(digest)
                 results[path] = FileResult(path=path)
                 self._tick()
+            else:
+                relevant.append(path)
+        if self._cache is not None and compilable - known_compilable:
+            self._cache.record_compilable(compilable | known_compilable)
         self._mark(f"read and screened {len(paths)} files by text: {len(relevant)} to parse")
         digests = {path: source_digest(sources[path]) for path in relevant}
         cached = {path: self._cached(path, digests[path]) for path in relevant}
@@ -247,18 +258,16 @@ class _Run:
     def _cached(self, path: str, digest: str) -> CachedResult | None:
         return self._cache.get(path, digest) if self._cache is not None else None
 
-    def _needs_parse(self, source: bytes) -> bool:
-        """Whether LibCST must see the file: it may hold content, a suppression to report
-        as unused, or CPython cannot compile it (LibCST decides what that means)."""
+    def _may_hold_content(self, source: bytes) -> bool:
+        """Whether LibCST must see the file: it names a content field or type, or holds a
+        suppression that may have to be reported as unused."""
         spi = self._settings.spi
         words = [*spi.content_fields, *spi.content_types.short_names]
         if any(word.encode() in source for word in words):
             return True
-        if self._settings.report_unused_suppressions and (
+        return self._settings.report_unused_suppressions and (
             b"loomlint" in source or b"noqa" in source
-        ):
-            return True
-        return not _compiles(source)
+        )
 
     def record_key(self, path: str, dependency_key: str) -> None:
         self._keys[path] = dependency_key
