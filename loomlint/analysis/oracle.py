@@ -37,10 +37,10 @@ from mypy.options import Options
 from mypy.version import __version__ as mypy_version
 
 from loomlint.analysis.facts import FactCollector, types_content
-from loomlint.cache import stat_files
 from loomlint.analysis.typefacts import (
     FileTypes,
 )
+from loomlint.cache import stat_files
 from loomlint.spi import SpiModel
 
 _INTERNAL_ERROR = re.compile(
