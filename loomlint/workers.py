@@ -9,6 +9,9 @@ costs more than it saves.
 from __future__ import annotations
 
 import atexit
+import contextlib
+import ctypes
+import gc
 import importlib
 import multiprocessing
 import os
@@ -180,7 +183,18 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
                 verdicts[path] = True
         return verdicts
 
-    return deep_stack(screen_all)
+    verdicts = deep_stack(screen_all)
+    _release_memory()
+    return verdicts
+
+
+def _release_memory() -> None:
+    """Give the screened trees' memory back to the system: the screen runs while mypy
+    builds, and the run's peak memory is the two processes' sum at the build's end."""
+    gc.collect()
+    # Not glibc: the memory is only reused, not returned.
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _analyse(task: Task, settings: Settings, debug: bool) -> FileResult:

@@ -20,8 +20,15 @@ from typing import Literal
 
 import libcst as cst
 
+from loomlint.analysis.evidence import (
+    PART_COLLECTION_TYPES,
+    TEXT_TYPES,
+    Evidence,
+    annotation_names,
+    parse_name,
+)
 from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import dotted_name, single_index, string_value
+from loomlint.analysis.syntax import all_params, dotted_name, single_index, string_value, suite_body
 from loomlint.analysis.tree import child_nodes, is_expression
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.catalog import Unrelated
@@ -30,22 +37,6 @@ from loomlint.spi import SpiModel
 OriginHow = Literal["read", "capture", "unpack", "typed"]
 
 _MAX_LOOP_PASSES = 6
-_TEXT_TYPES = frozenset({"builtins.str"})
-_PART_COLLECTION_TYPES = frozenset(
-    {
-        "builtins.list",
-        "builtins.tuple",
-        "typing.List",
-        "typing.Sequence",
-        "typing.MutableSequence",
-        "typing.Iterable",
-        "typing.Collection",
-        "collections.abc.Sequence",
-        "collections.abc.MutableSequence",
-        "collections.abc.Iterable",
-        "collections.abc.Collection",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +152,7 @@ class FlowAnalysis:
         self._module = module
         self._index = index
         self._spi = spi
-        self._unrelated = unrelated
+        self._evidence = Evidence(index, spi, unrelated)
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -192,32 +183,18 @@ class FlowAnalysis:
         env = Env()
         for name, value in self._enclosing_summary(function).items():
             env.names[name] = value
-        for param in _all_params(function.params):
+        for param in all_params(function.params):
             self._bind_param(env, param)
         self._bind_self(env, function)
         saved = self._function
         self._function = function
-        self._run_scope(function, env, _suite_body(function.body))
+        self._run_scope(function, env, suite_body(function.body))
         self._function = saved
 
     def _bind_self(self, env: Env, function: cst.FunctionDef) -> None:
-        """``self`` of a method of a local class whose content field is declared, and not as
-        content (``content: str`` of a pydantic model), is not a message."""
-        parent = self._index.parent(function)
-        while parent is not None and not isinstance(
-            parent, (cst.ClassDef, cst.FunctionDef, cst.Module)
-        ):
-            parent = self._index.parent(parent)
-        if not isinstance(parent, cst.ClassDef):
-            return
-        positional = [*function.params.posonly_params, *function.params.params]
-        if not positional or positional[0].annotation is not None:
-            return
-        if any(dotted_name(d.decorator) == "staticmethod" for d in function.decorators):
-            return
-        declared = _class_field_annotation(parent, self._spi.content_fields)
-        if declared is not None and not self._looks_like_content_annotation(declared):
-            env.bind(positional[0].name.value, None, foreign=True)
+        name = self._evidence.self_is_foreign(function)
+        if name is not None:
+            env.bind(name, None, foreign=True)
 
     def _enclosing_summary(self, node: cst.CSTNode) -> dict[str, Value]:
         parent = self._index.parent(node)
@@ -230,7 +207,7 @@ class FlowAnalysis:
         if param.annotation is None:
             env.bind(name, None)
             return
-        evidence = self.annotation_evidence(param.annotation.annotation)
+        evidence = self._evidence.annotation(param.annotation.annotation)
         if evidence == "content":
             origin = Origin(param, self._line(param), name, "typed")
             env.bind(name, Value(ContentKind.CONTENT, frozenset({origin})))
@@ -263,7 +240,7 @@ class FlowAnalysis:
         if isinstance(node, cst.AnnAssign):
             value = self._eval(node.value, env) if node.value is not None else None
             if isinstance(node.target, cst.Name):
-                evidence = self.annotation_evidence(node.annotation.annotation)
+                evidence = self._evidence.annotation(node.annotation.annotation)
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
@@ -318,7 +295,7 @@ class FlowAnalysis:
         if isinstance(node, cst.FunctionDef):
             for decorator in node.decorators:
                 self._eval(decorator.decorator, env)
-            for param in _all_params(node.params):
+            for param in all_params(node.params):
                 if param.default is not None:
                     self._eval(param.default, env)
             env.bind(node.name.value, None)
@@ -328,7 +305,7 @@ class FlowAnalysis:
                 self._eval(decorator.decorator, env)
             for arg in [*node.bases, *node.keywords]:
                 self._eval(arg.value, env)
-            self._exec_block(_suite_body(node.body), env.copy())
+            self._exec_block(suite_body(node.body), env.copy())
             env.bind(node.name.value, None)
             return env
         # Pass, Global, Nonlocal, TypeAlias and the like: nothing flows.
@@ -336,12 +313,12 @@ class FlowAnalysis:
 
     def _exec_if(self, node: cst.If, env: Env) -> Env | None:
         self._eval(node.test, env)
-        then_env = self._exec_block(_suite_body(node.body), self._narrow(node.test, env, True))
+        then_env = self._exec_block(suite_body(node.body), self._narrow(node.test, env, True))
         else_env: Env | None = self._narrow(node.test, env, False)
         if isinstance(node.orelse, cst.If):
             else_env = self._exec_if(node.orelse, else_env) if else_env is not None else None
         elif isinstance(node.orelse, cst.Else):
-            else_env = self._exec_block(_suite_body(node.orelse.body), else_env)
+            else_env = self._exec_block(suite_body(node.orelse.body), else_env)
         return join_envs(then_env, else_env)
 
     def _exec_while(self, node: cst.While, env: Env) -> Env | None:
@@ -351,9 +328,7 @@ class FlowAnalysis:
             loop = _Loop()
             self._loops.append(loop)
             self._eval(node.test, entry)
-            body_env = self._exec_block(
-                _suite_body(node.body), self._narrow(node.test, entry, True)
-            )
+            body_env = self._exec_block(suite_body(node.body), self._narrow(node.test, entry, True))
             self._loops.pop()
             merged = join_all([entry, body_env, *loop.continues]) or entry
             if _same(merged, entry):
@@ -361,7 +336,7 @@ class FlowAnalysis:
             entry = merged
         after = self._narrow(node.test, entry, False)
         if node.orelse is not None:
-            after = self._exec_block(_suite_body(node.orelse.body), after)
+            after = self._exec_block(suite_body(node.orelse.body), after)
         return join_all([after, *loop.breaks])
 
     def _exec_for(self, node: cst.For, env: Env) -> Env | None:
@@ -373,7 +348,7 @@ class FlowAnalysis:
             self._loops.append(loop)
             body_entry = entry.copy()
             self._assign(node.target, None, _element_of(iterated), body_entry)
-            body_env = self._exec_block(_suite_body(node.body), body_entry)
+            body_env = self._exec_block(suite_body(node.body), body_entry)
             self._loops.pop()
             merged = join_all([entry, body_env, *loop.continues]) or entry
             if _same(merged, entry):
@@ -381,11 +356,11 @@ class FlowAnalysis:
             entry = merged
         after: Env | None = entry
         if node.orelse is not None:
-            after = self._exec_block(_suite_body(node.orelse.body), entry.copy())
+            after = self._exec_block(suite_body(node.orelse.body), entry.copy())
         return join_all([after, *loop.breaks])
 
     def _exec_try(self, node: cst.Try | cst.TryStar, env: Env) -> Env | None:
-        body_env = self._exec_block(_suite_body(node.body), env.copy())
+        body_env = self._exec_block(suite_body(node.body), env.copy())
         # A handler may start anywhere in the body: from before it, or after it.
         handler_entry = join_envs(env, body_env) or env
         outcomes: list[Env | None] = []
@@ -396,14 +371,14 @@ class FlowAnalysis:
             if handler.name is not None:
                 for name in _target_names(handler.name.name):
                     start.bind(name, None)
-            outcomes.append(self._exec_block(_suite_body(handler.body), start))
+            outcomes.append(self._exec_block(suite_body(handler.body), start))
         if node.orelse is not None:
-            body_env = self._exec_block(_suite_body(node.orelse.body), body_env)
+            body_env = self._exec_block(suite_body(node.orelse.body), body_env)
         outcomes.append(body_env)
         result = join_all(outcomes)
         if node.finalbody is not None:
             final_entry = join_envs(result, handler_entry) or handler_entry
-            finished = self._exec_block(_suite_body(node.finalbody.body), final_entry.copy())
+            finished = self._exec_block(suite_body(node.finalbody.body), final_entry.copy())
             return None if finished is None or result is None else join_envs(result, finished)
         return result
 
@@ -411,12 +386,12 @@ class FlowAnalysis:
         for item in node.items:
             value = self._eval(item.item, env)
             if item.asname is not None:
-                foreign = self._is_foreign_call(item.item, env)
+                foreign = self._evidence.is_foreign_call(item.item, env.foreign)
                 if isinstance(item.asname.name, cst.Name):
                     env.bind(item.asname.name.value, value, foreign=foreign)
                 else:
                     self._assign(item.asname.name, None, None, env)
-        return self._exec_block(_suite_body(node.body), env)
+        return self._exec_block(suite_body(node.body), env)
 
     def _exec_match(self, node: cst.Match, env: Env) -> Env | None:
         subject = self._eval(node.subject, env)
@@ -430,7 +405,7 @@ class FlowAnalysis:
                 self._eval(case.guard, case_env)
                 guarded = self._narrow(case.guard, case_env, True)
                 case_env = guarded if guarded is not None else case_env
-            outcomes.append(self._exec_block(_suite_body(case.body), case_env))
+            outcomes.append(self._exec_block(suite_body(case.body), case_env))
             if case.guard is None and _is_irrefutable(case.pattern):
                 exhaustive = True
         if not exhaustive:
@@ -447,7 +422,9 @@ class FlowAnalysis:
         env: Env,
     ) -> None:
         if isinstance(target, cst.Name):
-            foreign = value_node is not None and self._is_foreign_call(value_node, env)
+            foreign = value_node is not None and self._evidence.is_foreign_call(
+                value_node, env.foreign
+            )
             env.bind(target.value, value, foreign=foreign)
             self._summarise(target.value, value)
             return
@@ -578,9 +555,9 @@ class FlowAnalysis:
     def _pattern_kind(self, pattern: cst.MatchPattern) -> ContentKind | None:
         if isinstance(pattern, cst.MatchClass):
             qualified = self._index.names.qualified(pattern.cls)
-            if qualified in _TEXT_TYPES:
+            if qualified in TEXT_TYPES:
                 return ContentKind.TEXT
-            if qualified in _PART_COLLECTION_TYPES:
+            if qualified in PART_COLLECTION_TYPES:
                 return ContentKind.PARTS
             return None
         if isinstance(pattern, cst.MatchSequence):
@@ -635,11 +612,11 @@ class FlowAnalysis:
             self._eval_comprehension(node, env)
             return None
         if isinstance(node, cst.Lambda):
-            for param in _all_params(node.params):
+            for param in all_params(node.params):
                 if param.default is not None:
                     self._eval(param.default, env)
             body_env = env.copy()
-            for param in _all_params(node.params):
+            for param in all_params(node.params):
                 body_env.bind(param.name.value, None)
             self._eval(node.body, body_env)
             return None
@@ -689,7 +666,7 @@ class FlowAnalysis:
         if isinstance(node, cst.Call):
             for arg in node.args:
                 self._eval(arg.value, env)
-        if self._receiver_is_foreign(receiver, env):
+        if self._evidence.receiver_is_foreign(receiver, env.foreign):
             return None
         kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
         if kind is ContentKind.OTHER:
@@ -730,72 +707,6 @@ class FlowAnalysis:
             ):
                 return first.value, None
         return None
-
-    def _receiver_is_foreign(self, receiver: cst.BaseExpression, env: Env) -> bool:
-        if isinstance(receiver, cst.Name):
-            return receiver.value in env.foreign
-        return self._is_foreign_call(receiver, env)
-
-    def _is_foreign_call(self, node: cst.BaseExpression, env: Env | None = None) -> bool:
-        """A call into a module known to have a ``.content`` of its own, or ``open()``, or a
-        method of an object known not to be a message (``client.get(url)`` of an
-        ``httpx.Client``)."""
-        while isinstance(node, cst.Await):
-            node = node.expression
-        if not isinstance(node, cst.Call):
-            return False
-        func = node.func
-        if env is not None and env.foreign and isinstance(func, cst.Attribute):
-            root: cst.BaseExpression = func.value
-            while isinstance(root, cst.Attribute):
-                root = root.value
-            if isinstance(root, cst.Name) and root.value in env.foreign:
-                return True
-        qualified = self._index.names.qualified(func)
-        if qualified is None and isinstance(func, cst.Attribute):
-            qualified = self._index.names.qualified(func.value)
-        if qualified is None:
-            return False
-        return qualified == "builtins.open" or self._unrelated.is_unrelated_module(qualified)
-
-    def annotation_evidence(
-        self, annotation: cst.BaseExpression
-    ) -> Literal["content", "foreign"] | None:
-        """What an annotation says without a type checker: content, not a message, or unknown."""
-        names = [n for n in _annotation_names(annotation) if n not in ("None", "Optional", "Union")]
-        if not names:
-            return None
-        qualified = [(n, self._index.names.qualified(_parse_name(n))) for n in names]
-        if any(
-            q in self._spi.content_types
-            or (q is None and n.rpartition(".")[2] in self._spi.content_types.short_names)
-            for n, q in qualified
-        ):
-            return "content"
-        if any(q is not None and q in self._spi.message_types for _, q in qualified):
-            return None
-        verdicts = [self._name_is_foreign(n, q) for n, q in qualified]
-        return "foreign" if all(verdicts) else None
-
-    def _name_is_foreign(self, name: str, qualified: str | None) -> bool:
-        if qualified is not None:
-            return qualified in self._unrelated.types or self._unrelated.is_unrelated_module(
-                qualified
-            )
-        local = self._index.names.classes.get(name)
-        if local is None:
-            return False
-        field_annotation = _class_field_annotation(local, self._spi.content_fields)
-        if field_annotation is None:
-            return False
-        return not self._looks_like_content_annotation(field_annotation)
-
-    def _looks_like_content_annotation(self, annotation: cst.BaseExpression) -> bool:
-        names = set(_annotation_names(annotation))
-        qualified = {self._index.names.qualified(_parse_name(n)) for n in names}
-        if any(q is not None and q in self._spi.content_types for q in qualified):
-            return True
-        return "builtins.str" in qualified and bool(qualified & _PART_COLLECTION_TYPES)
 
     # --- narrowing ------------------------------------------------------------------------------
 
@@ -916,8 +827,8 @@ class FlowAnalysis:
 
     def _narrow_fields_of(self, env: Env, name: str, annotation: cst.BaseExpression) -> None:
         """``response: Message``: what the annotated class says ``response.content`` holds."""
-        names = [n for n in _annotation_names(annotation) if n not in ("None", "Optional", "Union")]
-        kind = self._field_kind_of_classes([_parse_name(n) for n in names]) if names else None
+        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        kind = self._field_kind_of_classes([parse_name(n) for n in names]) if names else None
         if kind is not None:
             for field in self._spi.content_fields:
                 env.paths[f"{name}.{field}"] = kind
@@ -958,9 +869,9 @@ class FlowAnalysis:
     def _type_name_kind(self, node: cst.BaseExpression) -> ContentKind | None:
         """TEXT or PARTS for the branches' classes, OTHER for other builtins, None if unknown."""
         qualified = self._index.names.qualified(node)
-        if qualified in _TEXT_TYPES:
+        if qualified in TEXT_TYPES:
             return ContentKind.TEXT
-        if qualified in _PART_COLLECTION_TYPES:
+        if qualified in PART_COLLECTION_TYPES:
             return ContentKind.PARTS
         if qualified is not None and qualified.startswith("builtins."):
             return ContentKind.OTHER
@@ -1048,21 +959,6 @@ def _is_irrefutable(pattern: cst.MatchPattern) -> bool:
     return isinstance(pattern, cst.MatchAs) and pattern.pattern is None
 
 
-def _suite_body(
-    suite: cst.BaseSuite,
-) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
-    return suite.body
-
-
-def _all_params(params: cst.Parameters) -> list[cst.Param]:
-    result = [*params.posonly_params, *params.params, *params.kwonly_params]
-    if isinstance(params.star_arg, cst.Param):
-        result.append(params.star_arg)
-    if params.star_kwarg is not None:
-        result.append(params.star_kwarg)
-    return result
-
-
 def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
     return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
 
@@ -1092,91 +988,3 @@ def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:
             if dotted is not None:
                 names.append(dotted.split(".", 1)[0])
     return names
-
-
-def _annotation_names(annotation: cst.BaseExpression) -> list[str]:
-    """Dotted names mentioned in an annotation (``Optional[m.Msg]`` -> Optional, m.Msg)."""
-    dotted = dotted_name(annotation)
-    if dotted is not None:
-        return [dotted]
-    if isinstance(annotation, cst.BinaryOperation):
-        return _annotation_names(annotation.left) + _annotation_names(annotation.right)
-    if isinstance(annotation, cst.Subscript):
-        names = _annotation_names(annotation.value)
-        for element in annotation.slice:
-            if isinstance(element.slice, cst.Index):
-                names += _annotation_names(element.slice.value)
-        return names
-    if isinstance(annotation, cst.Tuple):
-        return [n for e in annotation.elements for n in _annotation_names(e.value)]
-    value = string_value(annotation)
-    if value is not None:
-        try:
-            return _annotation_names(cst.parse_expression(value))
-        except cst.ParserSyntaxError:
-            return []
-    return []
-
-
-def _parse_name(dotted: str) -> cst.BaseExpression:
-    parts = dotted.split(".")
-    node: cst.BaseExpression = cst.Name(parts[0])
-    for part in parts[1:]:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
-
-
-def _class_field_annotation(cls: cst.ClassDef, fields: frozenset[str]) -> cst.BaseExpression | None:
-    """The declared type of a content field in a class of this module.
-
-    A class-level annotation (``content: str``), or else the annotation of the parameter
-    that a method stores into ``self.content``.
-    """
-    for statement in _suite_body(cls.body):
-        for small in _small_statements(statement):
-            if (
-                isinstance(small, cst.AnnAssign)
-                and isinstance(small.target, cst.Name)
-                and small.target.value in fields
-            ):
-                return small.annotation.annotation
-    for statement in _suite_body(cls.body):
-        if isinstance(statement, cst.FunctionDef):
-            found = _stored_field_annotation(statement, fields)
-            if found is not None:
-                return found
-    return None
-
-
-def _stored_field_annotation(
-    method: cst.FunctionDef, fields: frozenset[str]
-) -> cst.BaseExpression | None:
-    params = {p.name.value: p for p in _all_params(method.params)}
-    for statement in _suite_body(method.body):
-        for small in _small_statements(statement):
-            if isinstance(small, cst.AnnAssign) and _is_self_field(small.target, fields):
-                return small.annotation.annotation
-            if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Name):
-                continue
-            if any(_is_self_field(t.target, fields) for t in small.targets):
-                param = params.get(small.value.value)
-                if param is not None and param.annotation is not None:
-                    return param.annotation.annotation
-    return None
-
-
-def _is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
-    return (
-        isinstance(target, cst.Attribute)
-        and isinstance(target.value, cst.Name)
-        and target.value.value == "self"
-        and target.attr.value in fields
-    )
-
-
-def _small_statements(
-    statement: cst.BaseStatement | cst.BaseSmallStatement,
-) -> Sequence[cst.BaseSmallStatement]:
-    if isinstance(statement, cst.SimpleStatementLine):
-        return statement.body
-    return []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
@@ -78,3 +78,18 @@ def arg_position(call: cst.Call, target: cst.Arg) -> int | None:
         if arg is target:
             return position
     return None
+
+
+def suite_body(
+    suite: cst.BaseSuite,
+) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    return suite.body
+
+
+def all_params(params: cst.Parameters) -> list[cst.Param]:
+    result = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if isinstance(params.star_arg, cst.Param):
+        result.append(params.star_arg)
+    if params.star_kwarg is not None:
+        result.append(params.star_kwarg)
+    return result
