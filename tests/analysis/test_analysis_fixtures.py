@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from expectations import REPO, expected_findings
 
 from loomlint.cli import main
-
-from .conftest import REPO
-from .fixture_expectations import expected_findings
 
 FIXTURES = REPO / "fixtures" / "analysis"
 

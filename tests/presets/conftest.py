@@ -1,24 +1,6 @@
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PRESET_FIXTURES = REPO / "fixtures" / "presets"
-
-
-@pytest.fixture(scope="session")
-def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One mypy cache per test session: the SDKs (pydantic, langchain-core, openai, ...) are
-    analysed once, not once per preset and mode."""
-    cache = tmp_path_factory.mktemp("mypy-cache-presets")
-    previous = os.environ.get("MYPY_CACHE_DIR")
-    os.environ["MYPY_CACHE_DIR"] = str(cache)
-    yield cache
-    if previous is None:
-        del os.environ["MYPY_CACHE_DIR"]
-    else:
-        os.environ["MYPY_CACHE_DIR"] = previous

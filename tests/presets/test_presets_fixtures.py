@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from expectations import expected_findings
 
 from loomlint.cli import main
 
 from .conftest import PRESET_FIXTURES, REPO
-from .preset_expectations import expected_findings
 
 PRESETS = ("langchain", "openai", "anthropic", "pydantic-ai")
 

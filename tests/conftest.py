@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="session")
 def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One mypy cache per test session: builtins are analysed once, not per test."""
+    """One mypy cache per test session (per xdist worker): builtins and the SDKs the presets
+    import are analysed once, not once per test."""
     cache = tmp_path_factory.mktemp("mypy-cache")
     previous = os.environ.get("MYPY_CACHE_DIR")
     os.environ["MYPY_CACHE_DIR"] = str(cache)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[1]
+
 Finding = tuple[str, int, int, str]  # path, line, column, code
 
 _EXPECT = re.compile(r"#\s*expect(?:\[(?P<mode>types|no-types)\])?:(?P<items>[^#]*)")
