@@ -11,7 +11,7 @@ applies): a venv with loomlint (this checkout, editable), mypy, Fixit and langch
 dependencies; langchain-core's source from its PyPI wheel; and the synthetic tree. Each
 scenario alternates the tools run by run so that machine noise hits both alike. Peak memory
 is the largest sum of RSS over the process tree (loomlint's workers included), sampled every
-20 ms.
+20 ms in cold runs of their own (the sampling's CPU would skew the timed runs).
 
 Scenarios and the targets they check (issue 7):
   cold        type-aware `loomlint check`, no caches, vs plain `mypy` on the same files and
@@ -100,7 +100,16 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
             lambda i: _measure(mypy, root, fresh("mypy", i)),
         )
         _report("cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.25)
-        _report_memory(cold_l, cold_m, limit=1.5)
+        # Sampling /proc every 20 ms takes CPU from the run it watches (more from loomlint's
+        # several processes than from mypy's one): memory is measured in runs of its own.
+        memory_l, memory_m = _alternate(
+            runs,
+            lambda i: _measure(
+                [*loomlint, "--no-cache"], root, fresh("loomlint", i), sample_memory=True
+            ),
+            lambda i: _measure(mypy, root, fresh("mypy", i), sample_memory=True),
+        )
+        _report_memory(memory_l, memory_m, limit=1.5)
 
         warm_env = {"MYPY_CACHE_DIR": str(caches / "warm")}
         shutil.rmtree(root / ".loomlint_cache", ignore_errors=True)
@@ -232,7 +241,10 @@ def _median(runs: list[Measurement]) -> float:
 # --- measuring -----------------------------------------------------------------------------------
 
 
-def _measure(command: list[str], cwd: Path, env: dict[str, str]) -> Measurement:
+def _measure(
+    command: list[str], cwd: Path, env: dict[str, str], *, sample_memory: bool = False
+) -> Measurement:
+    """Wall time of one run; with ``sample_memory``, also its process tree's peak RSS."""
     environment = {**os.environ, **env}
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -246,11 +258,13 @@ def _measure(command: list[str], cwd: Path, env: dict[str, str]) -> Measurement:
             peak[0] = max(peak[0], _tree_rss(process.pid))
 
     sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    if sample_memory:
+        sampler.start()
     code = process.wait()
     elapsed = time.perf_counter() - started
     done.set()
-    sampler.join()
+    if sample_memory:
+        sampler.join()
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(command)} failed with exit status {code}")
     return Measurement(elapsed, peak[0] / 1024, code)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
-from loomlint.analysis.typefacts import FileTypes
+from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
@@ -207,6 +207,7 @@ class _Run:
             ],
             consumer,
         )
+        consumer.settle()
         self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
         if oracle is None:
             for path in relevant:
@@ -226,9 +227,13 @@ class _Run:
         if stale:
             # The interface of a module they depend on moved: build again with them forced.
             again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
+            consumer.settle()
             if again is not None:
                 oracle.failures.update(again.failures)
                 oracle.inputs.update(again.inputs)
+                oracle.dependency_keys.update(again.dependency_keys)
+        for path, dependency_key in oracle.dependency_keys.items():
+            self.record_key(path, dependency_key)
         if self._cache is not None and oracle.inputs:
             self._cache.record_build(relevant, oracle.inputs)
         for path in relevant:
@@ -261,9 +266,7 @@ class _Run:
     def _may_hold_content(self, source: bytes) -> bool:
         """Whether LibCST must see the file: it names a content field or type, or holds a
         suppression that may have to be reported as unused."""
-        spi = self._settings.spi
-        words = [*spi.content_fields, *spi.content_types.short_names]
-        if any(word.encode() in source for word in words):
+        if any(word.encode() in source for word in self._settings.spi.screening_words):
             return True
         return self._settings.report_unused_suppressions and (
             b"loomlint" in source or b"noqa" in source
@@ -285,8 +288,8 @@ class _Run:
 
 
 class _AnalyseAsFactsArrive:
-    """Starts each file's analysis the moment mypy's facts for it are extracted, so the
-    workers analyse while the oracle is still extracting the next file's facts."""
+    """Starts each file's analysis the moment mypy has checked it, so that the workers
+    analyse while mypy checks the modules that come after it."""
 
     def __init__(
         self,
@@ -301,13 +304,38 @@ class _AnalyseAsFactsArrive:
         self._sources = sources
         self._results = results
         self._screening = screening
+        self._accepted: set[str] = set()
+        # Facts of files whose screen had not said yet whether they may report.
+        self._undecided: dict[str, FileTypes] = {}
 
-    def wants_facts(self, path: str) -> bool:
-        verdicts = self._screening.result() if self._screening is not None else {}
-        return verdicts.get(path, True)
+    def screened(self, path: str) -> bool | None:
+        if self._screening is None:
+            return True
+        if not self._screening.done():
+            return None
+        return self._screening.result().get(path, True)
 
-    def accept(self, path: str, facts: FileTypes | None, dependency_key: str) -> None:
-        self._run.record_key(path, dependency_key)
+    def accept(self, path: str, facts: FileTypes | None) -> None:
+        if path in self._accepted:
+            return  # a build retried after a crash hands over the files it checked again
+        self._accepted.add(path)
+        if facts is not None and not has_typed_content(facts):
+            screened = self.screened(path)
+            if screened is None:
+                self._undecided[path] = facts
+                return
+            if not screened:
+                facts = None
+        self._decide(path, facts)
+
+    def settle(self) -> None:
+        """After the build: decide the files whose screen was still running."""
+        undecided, self._undecided = self._undecided, {}
+        for path, facts in undecided.items():
+            verdicts = self._screening.result() if self._screening is not None else {}
+            self._decide(path, facts if verdicts.get(path, True) else None)
+
+    def _decide(self, path: str, facts: FileTypes | None) -> None:
         if facts is None:
             # Screened out, and mypy types nothing in it as content: nothing to report.
             self._run.finish_empty(path)

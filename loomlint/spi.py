@@ -34,6 +34,18 @@ class QualifiedNames:
     def __contains__(self, fullname: object) -> bool:
         if not isinstance(fullname, str):
             return False
+        # Fact collection asks about every base class of every typed expression: the same
+        # few hundred names, hundreds of thousands of times.
+        known = self._verdicts.get(fullname)
+        if known is None:
+            known = self._verdicts[fullname] = self._matches(fullname)
+        return known
+
+    @functools.cached_property
+    def _verdicts(self) -> dict[str, bool]:
+        return {}
+
+    def _matches(self, fullname: str) -> bool:
         if fullname in self.names:
             return True
         module, _, short = fullname.rpartition(".")
@@ -104,6 +116,12 @@ class SpiModel:
         if self.fix_attribute is not None:
             return f".{self.fix_attribute}"
         return None
+
+    @property
+    def screening_words(self) -> frozenset[str]:
+        """Names a file must mention to hold a content origin: the content fields and the
+        content types' short names (screening by text and by CPython's parser)."""
+        return self.content_fields | self.content_types.short_names
 
     @property
     def accessor_short_names(self) -> frozenset[str]:

@@ -54,17 +54,16 @@ def classify(typ: Type | None, spi: SpiModel) -> ContentKind:
     if proper is None or isinstance(proper, AnyType):
         return ContentKind.ANY
     members = _union_members(proper)
-    has_text = any(_is_text(m) for m in members)
-    part_collections = [m for m in members if _is_part_collection(m, spi)]
-    parts = [m for m in members if _is_part(m, spi)]
-    others = [
-        m
-        for m in members
-        if not _is_text(m)
-        and not _is_part_collection(m, spi)
-        and not _is_part(m, spi)
-        and not isinstance(m, NoneType)
-    ]
+    has_text = part_collections = parts = others = False
+    for member in members:
+        if _is_text(member):
+            has_text = True
+        elif _is_part_collection(member, spi):
+            part_collections = True
+        elif _is_part(member, spi):
+            parts = True
+        elif not isinstance(member, NoneType):
+            others = True
     if has_text and part_collections:
         return ContentKind.CONTENT
     if others or (has_text and parts):

@@ -16,6 +16,7 @@ from libcst.metadata import CodeRange
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.positions import compute_positions
+from loomlint.analysis.prescreen import names_content
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
 from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.analysis.typeview import TypeView
@@ -48,6 +49,13 @@ def analyze_source(
     types_failure: str | None = None,
 ) -> FileResult:
     """Analyse one file. ``types_failure`` says why types were requested but are missing."""
+    if (
+        types_failure is None
+        and not has_typed_content(types)
+        and not (settings.report_unused_suppressions and _may_suppress(source))
+        and not names_content(source, settings.spi.screening_words)
+    ):
+        return FileResult(path=path)
     catalog = load_catalog()
     result = FileResult(path=path, degraded=types_failure is not None)
     diagnostics: list[Diagnostic] = []
@@ -93,7 +101,10 @@ def analyze_source(
     enabled = [d for d in diagnostics if settings.is_code_enabled(d.code, path)]
     result.diagnostics = apply_suppressions(
         enabled,
-        parse_suppressions(text) if _may_suppress(source) else [],
+        # Tokenising for comments is dear: with nothing to suppress, only unused ones matter.
+        parse_suppressions(text)
+        if _may_suppress(source) and (enabled or settings.report_unused_suppressions)
+        else [],
         statement_range,
         report_unused=settings.report_unused_suppressions,
         path=path,
@@ -116,6 +127,8 @@ def may_report(source: bytes, settings: Settings) -> bool:
     runner screens files with it while mypy builds, and skips the files that say no and whose
     types name nothing content either.
     """
+    if not names_content(source, settings.spi.screening_words):
+        return settings.report_unused_suppressions and _may_suppress(source)
     try:
         module = _parse(source)
         index = build_index(module)

@@ -6,12 +6,12 @@ sections apply) and the user's mypy cache. Two things are added:
 
 - the files being checked are passed with their text, which forces mypy to analyse them
   even when its cache is fresh (a module loaded from the cache has no syntax tree);
-- ``preserve_asts`` is switched on for exactly those modules (``preserve_asts = False`` for
-  every other module through a ``*.*`` per-module section), so their trees survive the build
-  while dependencies are checked exactly as a plain ``mypy`` run checks them. Neither option
-  is part of mypy's cache key, so the user's cache stays valid for their own mypy runs.
+- each of those files is reduced to picklable ``FileTypes`` facts (``FactCollector``) the
+  moment mypy has checked it, through mypy's report hook (see ``checked_modules``), and
+  handed to the caller while the build goes on; mypy then frees its tree as usual.
 
-The trees are then walked once (``FactCollector``) and reduced to picklable ``FileTypes``.
+Every module is checked exactly as a plain ``mypy`` run checks it, and nothing added is part
+of mypy's cache key, so the user's cache stays valid for their own mypy runs.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import io
 import os
 import re
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -33,9 +33,12 @@ from mypy.build import Graph, State
 from mypy.errors import CompileError
 from mypy.main import process_options
 from mypy.modulefinder import BuildSource
+from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
+from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
+from loomlint.analysis.checked_modules import CheckedModuleHook
 from loomlint.analysis.facts import FactCollector, types_content
 from loomlint.analysis.typefacts import (
     FileTypes,
@@ -77,14 +80,15 @@ class OracleResult:
 
 
 class FactsConsumer(Protocol):
-    """Takes each forced file's facts as soon as they are extracted, while the rest wait."""
+    """Takes each forced file's facts as soon as mypy has checked it, during the build."""
 
-    def wants_facts(self, path: str) -> bool:
-        """Whether to extract the file's facts even if no value in it is typed as content."""
+    def screened(self, path: str) -> bool | None:
+        """Whether the file may report without types naming a value content (its screen);
+        None while that is not known yet. It must not wait: mypy waits for it."""
         ...
 
-    def accept(self, path: str, facts: FileTypes | None, dependency_key: str) -> None:
-        """``facts`` is None when the file was not wanted and nothing in it is content."""
+    def accept(self, path: str, facts: FileTypes | None) -> None:
+        """``facts`` is None when the file screened out and nothing in it is content."""
         ...
 
 
@@ -139,7 +143,7 @@ class MypyOracle:
         except SystemExit:
             raise OracleUnavailable(_first_lines(output.getvalue())) from None
         targets: list[BuildSource] = []
-        forced: list[str] = []
+        forced: dict[str, SourceFile] = {}
         for s in sources:
             wanted = by_abspath.get(os.path.abspath(s.path)) if s.path is not None else None
             if wanted is None:
@@ -148,15 +152,31 @@ class MypyOracle:
                 BuildSource(s.path, s.module, wanted.text if wanted.force else None, s.base_dir)
             )
             if wanted.force:
-                forced.append(s.module)
-        _keep_target_trees(options, forced)
-        options.export_types = True
+                forced[os.path.abspath(s.path or "")] = wanted
+        facts: dict[str, FileTypes] = {}
+
+        def take(tree: MypyFile, types: dict[Expression, Type], module_options: Options) -> None:
+            source = forced.get(os.path.abspath(tree.path))
+            if source is not None and source.path not in facts:
+                found = self._facts_of(source, tree, types, module_options, consumer)
+                if found is not None:
+                    facts[source.path] = found
+
+        # Trees and types are taken as each module is checked (and freed by mypy right after).
+        options.preserve_asts = False
+        options.export_types = False
+        hook = CheckedModuleHook(options, {t.module for t in targets if t.text is not None}, take)
         blocking = _BlockingMessages()
         try:
             # mypy reports an internal error on sys.stderr whatever streams it was given.
             with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
                 built = build.build(
-                    targets, options, stdout=output, stderr=output, flush_errors=blocking
+                    targets,
+                    options,
+                    stdout=output,
+                    stderr=output,
+                    flush_errors=blocking,
+                    extra_plugins=[hook],
                 )
         except CompileError as exc:
             raise _blocking_error(exc.messages or blocking.messages, by_abspath) from None
@@ -165,31 +185,46 @@ class MypyOracle:
         except Exception as exc:  # mypy's own bug, raised instead of reported
             trace = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             raise _crash_from_output(output.getvalue(), by_abspath, trace) from None
-        facts: dict[str, FileTypes] = {}
         keys: dict[str, str] = {}
         for target in targets:
             state = built.graph.get(target.module)
             source = by_abspath[os.path.abspath(target.path or "")]
             if state is None:
                 continue
-            key = keys[source.path] = _dependency_key(state, built.graph)
-            if not source.force or state.tree is None:
-                continue
-            file_facts: FileTypes | None = None
-            asked = consumer is None or consumer.wants_facts(source.path)
-            if asked or types_content(state.tree, built.types, self._spi):
-                collector = FactCollector(
-                    built.types,
-                    self._spi,
-                    state.options,
-                    check_untyped_defs=state.options.check_untyped_defs,
-                )
-                file_facts = facts[source.path] = collector.collect(state.tree)
-            if consumer is not None:
-                consumer.accept(source.path, file_facts, key)
+            keys[source.path] = _dependency_key(state, built.graph)
+            if hook.attached is False and source.force and state.tree is not None:
+                # The fallback: the trees and types were kept to the build's end.
+                take(state.tree, built.types, state.options)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
         return facts, keys, stat_files(read)
+
+    def _facts_of(
+        self,
+        source: SourceFile,
+        tree: MypyFile,
+        types: dict[Expression, Type],
+        module_options: Options,
+        consumer: FactsConsumer | None,
+    ) -> FileTypes | None:
+        """A checked file's facts, when its analysis may need them; passed on to ``consumer``.
+
+        Without a say from the consumer's screen (still running, or no screen), the facts are
+        taken: the tree is gone once mypy moves on.
+        """
+        screened = consumer.screened(source.path) if consumer is not None else None
+        facts: FileTypes | None = None
+        if screened is not False or types_content(tree, types, self._spi):
+            collector = FactCollector(
+                types,
+                self._spi,
+                module_options,
+                check_untyped_defs=module_options.check_untyped_defs,
+            )
+            facts = collector.collect(tree)
+        if consumer is not None:
+            consumer.accept(source.path, facts)
+        return facts
 
 
 class _TargetCrash(Exception):
@@ -227,17 +262,6 @@ class _BlockingMessages:
     def __call__(self, filename: str | None, new_messages: list[str], is_serious: bool) -> None:
         del filename, is_serious
         self._recent.extend(new_messages)
-
-
-def _keep_target_trees(options: Options, modules: Iterable[str]) -> None:
-    options.preserve_asts = True
-    everything = dict(options.per_module_options.get("*.*", {}))
-    everything["preserve_asts"] = False
-    options.per_module_options["*.*"] = everything
-    for module in modules:
-        section = dict(options.per_module_options.get(module, {}))
-        section["preserve_asts"] = True
-        options.per_module_options[module] = section
 
 
 def _blocking_error(
