@@ -199,6 +199,7 @@ class _Run:
         screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
         consumer = _AnalyseAsFactsArrive(self, pool, sources, results, screening)
         self._mark("screening started")
+        pool.hold_growth()
         oracle = self._oracle(
             [
                 SourceFile(path, text, force=cached[path] is None)
@@ -207,6 +208,7 @@ class _Run:
             ],
             consumer,
         )
+        pool.release_growth()
         consumer.settle()
         self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
         if oracle is None:

@@ -9,9 +9,8 @@ costs more than it saves.
 from __future__ import annotations
 
 import atexit
-import contextlib
-import ctypes
-import gc
+import collections
+import functools
 import importlib
 import multiprocessing
 import os
@@ -67,6 +66,15 @@ def plan_workers(total_bytes: int, *, with_types: bool) -> PoolPlan:
 
 # Queued analysis (source bytes) beyond which another worker is worth its start-up and memory.
 _GROW_BEYOND_BYTES = 1024 * 1024
+# Analyses handed to one worker at a time: one running, one waiting in its queue. The rest
+# wait in the pool, for whichever worker frees up first (a worker that joins late included).
+_IN_FLIGHT_PER_WORKER = 2
+
+
+@dataclass(slots=True)
+class _Waiting:
+    task: Task
+    result: Future[FileResult]
 
 
 class AnalysisPool:
@@ -77,8 +85,12 @@ class AnalysisPool:
         self._debug = debug
         self._maximum = plan.maximum
         self._executors: list[Executor] = []
-        self._queued: list[int] = []  # source bytes submitted and not finished, per executor
-        self._lock = threading.Lock()
+        self._in_flight: list[int] = []  # analyses handed to each executor and not finished
+        self._waiting: collections.deque[_Waiting] = collections.deque()
+        self._queued_bytes = 0  # source bytes submitted and not finished
+        self._growth_held = False
+        # Reentrant: a future already done when its callback is added runs it at once.
+        self._lock = threading.RLock()
         for _ in range(plan.initial):
             self._add_worker()
 
@@ -92,18 +104,32 @@ class AnalysisPool:
         # Start the process now, so its imports overlap whatever the caller does next.
         executor.submit(_ready)
         self._executors.append(executor)
-        self._queued.append(0)
+        self._in_flight.append(0)
 
     @property
     def parallel(self) -> bool:
         return bool(self._executors)
 
+    @property
+    def worker_count(self) -> int:
+        return len(self._executors)
+
     def screen(self, sources: Sequence[tuple[str, bytes]]) -> Future[dict[str, bool]] | None:
         """Start screening files (``engine.may_report``) on the first worker, in the
-        background: the caller runs mypy meanwhile, and the two then share the cores."""
+        background: the caller runs mypy meanwhile."""
         if not self._executors or not sources:
             return None
         return self._executors[0].submit(_screen_in_worker, list(sources))
+
+    def hold_growth(self) -> None:
+        """No worker joins until ``release_growth``: while mypy builds, it holds a core."""
+        self._growth_held = True
+
+    def release_growth(self) -> None:
+        with self._lock:
+            self._growth_held = False
+            self._grow_if_worthwhile()
+            self._dispatch()
 
     def submit(self, task: Task) -> Callable[[], FileResult]:
         """Start analysing ``task``; the returned function waits for its result.
@@ -114,23 +140,41 @@ class AnalysisPool:
         if not self._executors:
             result = _analyse(task, self._settings, self._debug)
             return lambda: result
+        waiting = _Waiting(task, Future())
         with self._lock:
-            if (
-                len(self._executors) < self._maximum
-                and sum(self._queued) + len(task.source) > _GROW_BEYOND_BYTES
-            ):
-                self._add_worker()
-            slot = min(range(len(self._executors)), key=self._queued.__getitem__)
-            self._queued[slot] += len(task.source)
-        future: Future[FileResult] = self._executors[slot].submit(_analyse_in_worker, task)
-        size = len(task.source)
+            self._waiting.append(waiting)
+            self._queued_bytes += len(task.source)
+            self._grow_if_worthwhile()
+            self._dispatch()
+        return waiting.result.result
 
-        def finished(_: Future[FileResult]) -> None:
-            with self._lock:
-                self._queued[slot] -= size
+    def _grow_if_worthwhile(self) -> None:
+        if (
+            not self._growth_held
+            and len(self._executors) < self._maximum
+            and self._queued_bytes > _GROW_BEYOND_BYTES
+        ):
+            self._add_worker()
 
-        future.add_done_callback(finished)
-        return future.result
+    def _dispatch(self) -> None:
+        """Hand waiting analyses to the workers with room for them (the lock is held)."""
+        for slot, executor in enumerate(self._executors):
+            while self._waiting and self._in_flight[slot] < _IN_FLIGHT_PER_WORKER:
+                waiting = self._waiting.popleft()
+                self._in_flight[slot] += 1
+                future = executor.submit(_analyse_in_worker, waiting.task)
+                future.add_done_callback(functools.partial(self._finished, slot, waiting))
+
+    def _finished(self, slot: int, waiting: _Waiting, future: Future[FileResult]) -> None:
+        with self._lock:
+            self._in_flight[slot] -= 1
+            self._queued_bytes -= len(waiting.task.source)
+            self._dispatch()
+        error = future.exception()
+        if error is not None:
+            waiting.result.set_exception(error)
+        else:
+            waiting.result.set_result(future.result())
 
     def close(self) -> None:
         # Waiting lets the workers release the pool's semaphores: the console script leaves
@@ -169,32 +213,16 @@ def _analyse_in_worker(task: Task) -> FileResult:
 
 def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
     from loomlint.analysis.engine import may_report
-    from loomlint.deepstack import deep_stack
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
-
-    def screen_all() -> dict[str, bool]:
-        verdicts: dict[str, bool] = {}
-        for path, source in sources:
-            try:
-                verdicts[path] = may_report(source, settings)
-            except Exception:  # the full analysis will report it as LML905
-                verdicts[path] = True
-        return verdicts
-
-    verdicts = deep_stack(screen_all)
-    _release_memory()
+    verdicts: dict[str, bool] = {}
+    for path, source in sources:
+        try:
+            verdicts[path] = may_report(source, settings)
+        except Exception:  # the full analysis will report it as LML905
+            verdicts[path] = True
     return verdicts
-
-
-def _release_memory() -> None:
-    """Give the screened trees' memory back to the system: the screen runs while mypy
-    builds, and the run's peak memory is the two processes' sum at the build's end."""
-    gc.collect()
-    # Not glibc: the memory is only reused, not returned.
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _analyse(task: Task, settings: Settings, debug: bool) -> FileResult:

@@ -79,6 +79,17 @@ class OracleResult:
     inputs: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
 
 
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """What one build gave: facts of the forced files, every target's dependency key, the
+    files the build read, and the forced files whose facts could not be read."""
+
+    facts: dict[str, FileTypes]
+    dependency_keys: dict[str, str]
+    inputs: dict[str, tuple[int, int]]
+    unreadable: dict[str, str]
+
+
 class FactsConsumer(Protocol):
     """Takes each forced file's facts as soon as mypy has checked it, during the build."""
 
@@ -118,10 +129,11 @@ class MypyOracle:
             if not pending:
                 return result
             try:
-                facts, keys, inputs = self._build(list(pending.values()), consumer)
-                result.files.update(facts)
-                result.dependency_keys.update(keys)
-                result.inputs.update(inputs)
+                built = self._build(list(pending.values()), consumer)
+                result.files.update(built.facts)
+                result.dependency_keys.update(built.dependency_keys)
+                result.inputs.update(built.inputs)
+                result.failures.update(built.unreadable)
                 return result
             except _TargetCrash as crash:
                 culprit = pending.pop(crash.abspath)
@@ -130,9 +142,7 @@ class MypyOracle:
             result.failures[source.path] = "mypy kept crashing on other files of this run"
         return result
 
-    def _build(
-        self, files: list[SourceFile], consumer: FactsConsumer | None
-    ) -> tuple[dict[str, FileTypes], dict[str, str], dict[str, tuple[int, int]]]:
+    def _build(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
         args = [f.path for f in files]
@@ -154,13 +164,20 @@ class MypyOracle:
             if wanted.force:
                 forced[os.path.abspath(s.path or "")] = wanted
         facts: dict[str, FileTypes] = {}
+        unreadable: dict[str, str] = {}
 
         def take(tree: MypyFile, types: dict[Expression, Type], module_options: Options) -> None:
             source = forced.get(os.path.abspath(tree.path))
-            if source is not None and source.path not in facts:
+            if source is None or source.path in facts or source.path in unreadable:
+                return
+            try:
                 found = self._facts_of(source, tree, types, module_options, consumer)
-                if found is not None:
-                    facts[source.path] = found
+            except Exception as exc:  # loomlint's own bug: that file goes without types
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                unreadable[source.path] = f"internal error while reading mypy's types ({detail})"
+                return
+            if found is not None:
+                facts[source.path] = found
 
         # Trees and types are taken as each module is checked (and freed by mypy right after).
         options.preserve_asts = False
@@ -197,7 +214,7 @@ class MypyOracle:
                 take(state.tree, built.types, state.options)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
-        return facts, keys, stat_files(read)
+        return _Built(facts, keys, stat_files(read), unreadable)
 
     def _facts_of(
         self,

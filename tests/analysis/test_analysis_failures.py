@@ -5,11 +5,17 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 
 from loomlint.cli import main
+
+if TYPE_CHECKING:
+    from mypy.nodes import MypyFile
+
+    from loomlint.analysis.typefacts import FileTypes
 
 BAD_USE = textwrap.dedent(
     """\
@@ -122,3 +128,40 @@ def test_file_mypy_crashes_on_is_lml904_and_checked_without_types(
     ]
     assert code == 1
     assert stderr.count("precision is reduced") == 1
+
+
+def test_a_file_whose_types_cannot_be_read_is_lml904_and_checked_without_types(
+    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from loomlint.analysis import facts
+
+    original = facts.FactCollector.collect
+
+    def collect(self: facts.FactCollector, tree: MypyFile) -> FileTypes:
+        if tree.fullname == "unreadable":
+            raise ValueError("a made-up bug")
+        return original(self, tree)
+
+    monkeypatch.setattr(facts.FactCollector, "collect", collect)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "unreadable.py").write_text(BAD_USE)
+    (tmp_path / "typed.py").write_text(BAD_USE)
+    result = CliRunner().invoke(main, ["check", "--format", "json", "."])
+    found = sorted(
+        (d["path"], d["line"], d["column"], d["code"], d["message"])
+        for d in json.loads(result.stdout)
+    )
+    lml003 = "content of `m` is coerced to str by an f-string; use text_of(...)"
+    assert found == [
+        ("typed.py", 4, 15, "LML003", lml003),
+        (
+            "unreadable.py",
+            1,
+            1,
+            "LML904",
+            "types unavailable: internal error while reading mypy's types (ValueError: a "
+            "made-up bug); checked without types, so precision is reduced",
+        ),
+        ("unreadable.py", 4, 15, "LML003", lml003),
+    ]
+    assert result.exit_code == 1

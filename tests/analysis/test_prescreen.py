@@ -14,62 +14,38 @@ from loomlint.config import CliOverrides, load_settings
 WORDS = frozenset({"content", "Content"})
 
 
-@pytest.mark.parametrize(
-    "source",
-    [
-        "print(m.content)\n",
-        "x = m['content']\n",
-        "x = m.get('content')\n",
-        "x = getattr(m, 'content')\n",
-        "match m:\n    case Message(content=c):\n        pass\n",
-        "match m:\n    case {'content': c}:\n        pass\n",
-        "from loomlint.content import Content as Body\n",
-        "import spi.Content\n",
-        "def f(c: 'list[Content] | None') -> None: ...\n",
-        "def f(c: spi.Content) -> None: ...\n",
-        "log(f'{m.content!r}')\n",
-    ],
-    ids=[
-        "attribute",
-        "subscript",
-        "get",
-        "getattr",
-        "class-pattern",
-        "mapping-pattern",
-        "aliased-import",
-        "dotted-import",
-        "string-annotation",
-        "qualified-annotation",
-        "f-string",
-    ],
-)
+ORIGINS = {
+    "attribute": "print(m.content)\n",
+    "subscript": "x = m['content']\n",
+    "get": "x = m.get('content')\n",
+    "getattr": "x = getattr(m, 'content')\n",
+    "class-pattern": "match m:\n    case Message(content=c):\n        pass\n",
+    "mapping-pattern": "match m:\n    case {'content': c}:\n        pass\n",
+    "aliased-import": "from loomlint.content import Content as Body\n",
+    "dotted-import": "import spi.Content\n",
+    "string-annotation": "def f(c: 'list[Content] | None') -> None: ...\n",
+    "qualified-annotation": "def f(c: spi.Content) -> None: ...\n",
+    "f-string": "log(f'{m.content!r}')\n",
+}
+
+NO_ORIGINS = {
+    "module-docstring": '"""Return the content of the message."""\nx = 1\n',
+    "function-docstring": "def f():\n    '''The content.'''\n    return 1\n",
+    "comment": "# the content is parsed below\nx = 1\n",
+    "longer-attribute": "x = m.content_blocks\n",
+    "longer-name": "contents = load()\n",
+    "longer-key": "x = {'contents': 1}\n",
+    "longer-class-name": "class ContentBlock: ...\n",
+    "empty": "",
+}
+
+
+@pytest.mark.parametrize("source", list(ORIGINS.values()), ids=list(ORIGINS))
 def test_a_possible_origin_is_seen(source: str) -> None:
     assert names_content(source.encode(), WORDS) is True
 
 
-@pytest.mark.parametrize(
-    "source",
-    [
-        '"""Return the content of the message."""\nx = 1\n',
-        "def f():\n    '''The content.'''\n    return 1\n",
-        "# the content is parsed below\nx = 1\n",
-        "x = m.content_blocks\n",
-        "contents = load()\n",
-        "x = {'contents': 1}\n",
-        "class ContentBlock: ...\n",
-        "",
-    ],
-    ids=[
-        "module-docstring",
-        "function-docstring",
-        "comment",
-        "longer-attribute",
-        "longer-name",
-        "longer-key",
-        "longer-class-name",
-        "empty",
-    ],
-)
+@pytest.mark.parametrize("source", list(NO_ORIGINS.values()), ids=list(NO_ORIGINS))
 def test_a_file_without_origins_is_cleared(source: str) -> None:
     assert names_content(source.encode(), WORDS) is False
 

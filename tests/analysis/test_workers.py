@@ -1,0 +1,44 @@
+"""The analysis pool: workers take waiting analyses as they free up, and a worker that joins
+late (once mypy's build no longer holds a core) takes its share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loomlint.analysis.engine import analyze_source
+from loomlint.config import CliOverrides, load_settings
+from loomlint.workers import _GROW_BEYOND_BYTES, AnalysisPool, PoolPlan, Task
+
+BAD_USE = (
+    "from loomlint.content import LlmMessage\n\n\n"
+    "def f(m: LlmMessage) -> str:\n"
+    '    return f"{m.content}"\n'
+)
+
+
+def _source(index: int, size: int) -> bytes:
+    # Bulk that costs the parser next to nothing: one long string.
+    return (BAD_USE + f'\nPADDING_{index} = "{"x" * size}"\n').encode()
+
+
+def test_a_worker_joins_when_growth_is_released_and_results_are_exact(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True))
+    count = 6
+    size = _GROW_BEYOND_BYTES // 4
+    tasks = [Task(f"mod{i}.py", _source(i, size), None, None) for i in range(count)]
+    pool = AnalysisPool(settings, PoolPlan(initial=1, maximum=2))
+    try:
+        pool.hold_growth()
+        waits = [pool.submit(task) for task in tasks]
+        assert pool.worker_count == 1
+        pool.release_growth()
+        assert pool.worker_count == 2
+        results = [wait() for wait in waits]
+    finally:
+        pool.close()
+    expected = [analyze_source(t.path, t.source, settings) for t in tasks]
+    assert [r.path for r in results] == [f"mod{i}.py" for i in range(count)]
+    assert [[(d.code, d.line, d.column) for d in r.diagnostics] for r in results] == [
+        [("LML003", 5, 15)]
+    ] * count
+    assert results == expected
