@@ -315,7 +315,13 @@ class _AnalyseAsFactsArrive:
             return True
         if not self._screening.done():
             return None
-        return self._screening.result().get(path, True)
+        return self._verdicts().get(path, True)
+
+    def _verdicts(self) -> dict[str, bool]:
+        """The screen's verdicts, waiting for them; none (analyse everything) if it failed."""
+        if self._screening is None or self._screening.exception() is not None:
+            return {}
+        return self._screening.result()
 
     def accept(self, path: str, facts: FileTypes | None) -> None:
         if path in self._accepted:
@@ -333,8 +339,8 @@ class _AnalyseAsFactsArrive:
     def settle(self) -> None:
         """After the build: decide the files whose screen was still running."""
         undecided, self._undecided = self._undecided, {}
+        verdicts = self._verdicts() if undecided else {}
         for path, facts in undecided.items():
-            verdicts = self._screening.result() if self._screening is not None else {}
             self._decide(path, facts if verdicts.get(path, True) else None)
 
     def _decide(self, path: str, facts: FileTypes | None) -> None:
