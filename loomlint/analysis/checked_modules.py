@@ -43,6 +43,9 @@ class CheckedModuleHook(Plugin):
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
+        if not self._wanted:
+            self.attached = True  # nothing to hand over: no need to look for the states
+            return
         states = build_states(self.options)
         self.attached = bool(states)
         if self.attached:
