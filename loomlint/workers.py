@@ -161,8 +161,13 @@ class AnalysisPool:
         for slot, executor in enumerate(self._executors):
             while self._waiting and self._in_flight[slot] < _IN_FLIGHT_PER_WORKER:
                 waiting = self._waiting.popleft()
+                try:
+                    future = executor.submit(_analyse_in_worker, waiting.task)
+                except Exception as exc:  # a broken pool: whoever waits gets the error
+                    self._queued_bytes -= len(waiting.task.source)
+                    waiting.result.set_exception(exc)
+                    continue
                 self._in_flight[slot] += 1
-                future = executor.submit(_analyse_in_worker, waiting.task)
                 future.add_done_callback(functools.partial(self._finished, slot, waiting))
 
     def _finished(self, slot: int, waiting: _Waiting, future: Future[FileResult]) -> None:

@@ -3,6 +3,10 @@ late (once mypy's build no longer holds a core) takes its share."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from loomlint.analysis.engine import analyze_source
@@ -42,3 +46,36 @@ def test_a_worker_joins_when_growth_is_released_and_results_are_exact(tmp_path: 
         [("LML003", 5, 15)]
     ] * count
     assert results == expected
+
+
+def test_a_worker_that_dies_fails_every_waiting_analysis_instead_of_hanging(
+    tmp_path: Path,
+) -> None:
+    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True))
+    pool = AnalysisPool(settings, PoolPlan(initial=1, maximum=1))
+    try:
+        waits = [pool.submit(Task(f"mod{i}.py", _source(i, 64), None, None)) for i in range(5)]
+        for process in list(pool._executors[0]._processes.values()):  # type: ignore[attr-defined]
+            process.kill()
+        deadline = time.monotonic() + 60
+        outcomes = [_outcome(wait, deadline) for wait in waits]
+    finally:
+        pool.close()
+    assert outcomes == ["broken"] * 5
+
+
+def _outcome(wait: Callable[[], object], deadline: float) -> str:
+    """How waiting for an analysis ends, on a daemon thread: a hang fails the test, not CI."""
+    outcome: list[str] = []
+
+    def run() -> None:
+        try:
+            wait()
+            outcome.append("result")
+        except BrokenProcessPool:
+            outcome.append("broken")
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(max(0.0, deadline - time.monotonic()))
+    return outcome[0] if outcome else "hung"
