@@ -88,15 +88,7 @@ class ResultCache:
         if not isinstance(data, dict):
             return None
         entry = cast("dict[str, Any]", data)
-        expected = {
-            "format": _FORMAT,
-            "version": implementation_fingerprint(),
-            "settings": self._settings,
-            "mode": self._mode,
-            "path": path,
-            "source": digest,
-        }
-        if any(entry.get(key) != value for key, value in expected.items()):
+        if any(entry.get(key) != value for key, value in self._identity(path, digest).items()):
             return None
         try:
             diagnostics = [diagnostic_from_json(item) for item in entry["diagnostics"]]
@@ -110,16 +102,22 @@ class ResultCache:
 
     def put(self, path: str, digest: str, result: FileResult, dependency_key: str | None) -> None:
         entry = {
+            **self._identity(path, digest),
+            "dependency_key": dependency_key,
+            "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
+        }
+        self._write(self._entry_path(path), entry)
+
+    def _identity(self, path: str, digest: str) -> dict[str, Any]:
+        """What an entry must match to stand: written by ``put``, compared by ``get``."""
+        return {
             "format": _FORMAT,
             "version": implementation_fingerprint(),
             "settings": self._settings,
             "mode": self._mode,
             "path": path,
             "source": digest,
-            "dependency_key": dependency_key,
-            "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
-        self._write(self._entry_path(path), entry)
 
     def compilable(self) -> set[str]:
         """Digests of files known to compile (the files with nothing to analyse)."""

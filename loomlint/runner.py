@@ -4,9 +4,10 @@
    are only compiled by CPython, for syntax errors: LibCST never parses them.
 2. With types, one in-process mypy build answers for every other file. Files whose bytes
    match their cached result are built unforced (from mypy's cache), only to learn their
-   dependency key; their cached findings stand while that key does. The rest are forced and
-   their facts extracted. A cached file whose dependency key moved is built again, forced.
-3. The files that need it are analysed on every core; their results are cached.
+   dependency key; their cached findings stand while that key does. The rest are forced: each
+   one's facts are taken as soon as mypy has checked it, and its analysis starts then, while
+   the build goes on. A cached file whose dependency key moved is built again, forced.
+3. The files that need it are analysed on the workers; their results are cached.
 """
 
 from __future__ import annotations
@@ -197,7 +198,7 @@ class _Run:
         # While mypy builds, a worker screens the files it must analyse: most files that
         # mention content never read it, and need no LibCST analysis beyond that screen.
         screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
-        consumer = _AnalyseAsFactsArrive(self, pool, sources, results, screening)
+        consumer = _AnalyseAsFactsArrive(self, pool, sources, screening)
         self._mark("screening started")
         pool.hold_growth()
         oracle = self._oracle(
@@ -298,13 +299,11 @@ class _AnalyseAsFactsArrive:
         run: _Run,
         pool: AnalysisPool,
         sources: dict[str, bytes],
-        results: dict[str, FileResult],
         screening: Future[dict[str, bool]] | None,
     ) -> None:
         self._run = run
         self._pool = pool
         self._sources = sources
-        self._results = results
         self._screening = screening
         self._accepted: set[str] = set()
         # Facts of files whose screen had not said yet whether they may report.

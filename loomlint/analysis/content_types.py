@@ -217,16 +217,14 @@ def accepts_content(formal: Type | None, value: Type | None) -> bool:
 def type_names(typ: Type | None) -> Iterator[str]:
     """Full names of a type's class and its bases (for matching catalog entries)."""
     proper = get_proper_type(typ)
-    if isinstance(proper, LiteralType):
-        proper = proper.fallback
-    if isinstance(proper, TupleType):
-        proper = proper.partial_fallback
-    if isinstance(proper, TypedDictType):
-        yield proper.fallback.type.fullname
+    info = _type_info(proper)
+    if info is None:
         return
-    if isinstance(proper, Instance):
-        for base in proper.type.mro:
-            yield base.fullname
+    if isinstance(proper, TypedDictType):
+        yield info.fullname  # a TypedDict is matched by its own name alone
+        return
+    for base in info.mro:
+        yield base.fullname
 
 
 def method_fullnames(receiver: Type | None, method: str) -> tuple[str, ...]:

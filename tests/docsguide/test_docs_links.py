@@ -15,6 +15,9 @@ PAGES = [
     "pre-commit.md",
     "provider-checklist.md",
     "presets.md",
+    "mypy-plugin.md",
+    "editors.md",
+    "performance.md",
 ]
 
 
