@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, cast
 
+from loomlint.atomic import write_atomically
 from loomlint.diagnostics import Diagnostic
 from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
 
@@ -139,18 +139,8 @@ def dump_baseline(baseline: Baseline) -> str:
 def write_baseline(path: Path, baseline: Baseline) -> None:
     """Write the file atomically: a reader never sees half a baseline."""
     text = dump_baseline(baseline)
-    folder = path.parent
     try:
-        descriptor, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=folder if str(folder) else "."
-        )
-        try:
-            with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        write_atomically(path, text.encode("utf-8"))
     except OSError as exc:
         raise BaselineError(f"baseline '{path}': cannot write the file: {_reason(exc)}") from exc
 

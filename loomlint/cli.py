@@ -1,7 +1,8 @@
 """The ``loomlint`` command: a thin shell over configuration, discovery, the runner and output.
 
 Exit codes a CI gate can trust: 0 no findings, 1 findings, 2 a usage or configuration error, a
-file that could not be analysed (LML901-LML903), or an internal error. Errors are printed as
+file that could not be analysed (LML901-LML903), or an internal error; 130 / 143 when Ctrl-C /
+SIGTERM stopped the run (``loomlint.interrupt``). Errors are printed as
 ``error: <message>`` on stderr, with a traceback only under ``--debug``. With ``--baseline`` or
 ``--diff`` the exit code follows the findings that are reported, not the hidden ones.
 """
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, NoReturn, Protocol, cast
 import click
 
 from loomlint import __version__
+from loomlint.atomic import write_atomically
 from loomlint.baseline import (
     Baseline,
     BaselineError,
@@ -39,6 +41,7 @@ from loomlint.diagnostics import Diagnostic, FileResult
 from loomlint.discovery import DiscoveryError, discover_files
 from loomlint.docs import render_rule_page, rule_url
 from loomlint.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_changed
+from loomlint.interrupt import exit_on_interrupt
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
 from loomlint.output.text import render_text
@@ -322,8 +325,10 @@ def check_command(
     checked even when .gitignore lists them, but never when `exclude` does.
 
     Exit status: 0 no findings, 1 findings, 2 a usage or configuration error, a file that
-    could not be analysed (LML901-LML903), or an internal error. With --baseline or --diff,
-    only the findings reported count.
+    could not be analysed (LML901-LML903), or an internal error; 130 interrupted by Ctrl-C,
+    143 stopped by SIGTERM (no report is written). With --baseline or --diff, only the
+    findings reported count. Named files that are not Python (pyproject.toml) are skipped
+    with a note.
 
     \b
     Examples:
@@ -499,7 +504,9 @@ def console_main() -> None:
     After a type-aware run the interpreter holds mypy's whole build in module-level caches;
     tearing that down object by object at exit costs seconds and does nothing useful, so,
     like mypy's own command line, the script leaves without it. (Tests call `main` itself.)
+    Ctrl-C and SIGTERM end it at once with 130 and 143 (``loomlint.interrupt``).
     """
+    exit_on_interrupt()
     try:
         main()
         code = 0
@@ -537,6 +544,8 @@ def _settings_and_files(
         raise _Failure(str(exc)) from exc
     for warning in discovery.warnings:
         _stderr(f"warning: {warning}", quiet=quiet)
+    for note in discovery.notes:
+        _stderr(f"note: {note}", quiet=quiet)
     if not discovery.files:
         _stderr("warning: no Python files found under the given paths", quiet=quiet)
     return settings, list(discovery.files)
@@ -697,8 +706,7 @@ def _write(report: str, output_file: Path | None) -> None:
         click.echo(report, nl=False)
         return
     try:
-        with output_file.open("w", encoding="utf-8", newline="\n") as handle:
-            handle.write(report)
+        write_atomically(output_file, report.encode("utf-8"))
     except OSError as exc:
         raise _Failure(f"cannot write '{output_file}': {exc.strerror or exc}") from exc
 

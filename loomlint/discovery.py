@@ -4,6 +4,7 @@ Folders are walked in name order, honouring ``.gitignore`` files (the repository
 and ``.git/info/exclude``, with git's semantics) and the configured ``exclude`` patterns.
 ``exclude`` applies to explicitly named files too, so a pre-commit run (which names every
 staged file) honours it; ``.gitignore`` does not, as in git, where naming a file overrides it.
+A named file that is not Python (see ``is_python_file``) is skipped with a note.
 Symlinked folders are never followed during a walk, so links cannot loop. Symlinked files are
 checked once, under the first name found.
 """
@@ -23,6 +24,23 @@ from loomlint.globs import compile_patterns, rebase_gitignore_lines
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
+def is_python_file(path: Path) -> bool:
+    """Whether a file named on the command line is Python: a ``.py`` or ``.pyi`` file, or a
+    file without a suffix whose first line is a shebang naming python (``#!/usr/bin/env
+    python3``), as scripts in ``bin/`` are. Anything else (``pyproject.toml``, ``README``) is
+    not parsed as Python. (A walk of a folder takes only ``.py`` and ``.pyi`` files.)"""
+    if path.name.endswith(PYTHON_SUFFIXES):
+        return True
+    if path.suffix:
+        return False
+    try:
+        with path.open("rb") as handle:
+            first_line = handle.readline(256)
+    except OSError:
+        return True  # unreadable: the run reports it (LML902) rather than hiding it
+    return first_line.startswith(b"#!") and b"python" in first_line
+
+
 class DiscoveryError(Exception):
     """A named path cannot be checked (it does not exist). A usage error."""
 
@@ -33,6 +51,8 @@ class Discovery:
 
     files: tuple[str, ...]
     warnings: tuple[str, ...]
+    # Named files that are not Python (``pyproject.toml``): said, not checked.
+    notes: tuple[str, ...] = ()
 
 
 def discover_files(paths: Sequence[str | Path], settings: Settings) -> Discovery:
@@ -44,10 +64,17 @@ def discover_files(paths: Sequence[str | Path], settings: Settings) -> Discovery
             raise DiscoveryError(f"path '{argument}' does not exist")
         if absolute.is_dir():
             walker.walk(absolute)
-        elif not walker.is_excluded(absolute, is_dir=False, walk_root=None):
+        elif walker.is_excluded(absolute, is_dir=False, walk_root=None):
+            continue
+        elif is_python_file(absolute):
             walker.add(absolute)
+        else:
+            walker.notes.append(
+                f"skipped '{argument}': not a Python file (loomlint checks .py and .pyi files, "
+                "and files without a suffix whose first line is a python shebang)"
+            )
     files = sorted(walker.found.values())
-    return Discovery(files=tuple(files), warnings=tuple(walker.warnings))
+    return Discovery(files=tuple(files), warnings=tuple(walker.warnings), notes=tuple(walker.notes))
 
 
 class _Walker:
@@ -59,6 +86,7 @@ class _Walker:
         # Real path -> display path: a file reached through two names is checked once.
         self.found: dict[str, str] = {}
         self.warnings: list[str] = []
+        self.notes: list[str] = []
 
     def add(self, path: Path) -> None:
         real = os.path.realpath(path)

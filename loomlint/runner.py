@@ -28,6 +28,7 @@ from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_dig
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
+from loomlint.interrupt import leave_interrupts_to_the_main_thread
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
@@ -50,7 +51,11 @@ def run_check(
     debug: bool = False,
     use_cache: bool = True,
 ) -> RunResult:
-    return deep_stack(lambda: _Run(settings, progress, debug, use_cache).run(files))
+    def work() -> RunResult:
+        leave_interrupts_to_the_main_thread()
+        return _Run(settings, progress, debug, use_cache).run(files)
+
+    return deep_stack(work)
 
 
 class _Run:

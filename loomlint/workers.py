@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from loomlint.analysis.typefacts import FileTypes
 from loomlint.config import Settings
 from loomlint.diagnostics import Diagnostic, FileResult
+from loomlint.interrupt import worker_ignores_interrupts
 
 # Below this much source, one process is faster than starting others.
 _PARALLEL_THRESHOLD_BYTES = 256 * 1024
@@ -200,6 +201,9 @@ def _initialise_worker(settings: Settings, debug: bool) -> None:
     # A worker has nothing to clean up: skip tearing down its imports at exit, which would
     # keep the pool's shutdown (and so the run) waiting for nothing.
     atexit.register(os._exit, 0)
+    # Ctrl-C reaches the whole process group: the parent answers it (loomlint.interrupt) and
+    # stops the workers, which would otherwise each print a KeyboardInterrupt traceback.
+    worker_ignores_interrupts()
     # Import the analysis stack once per worker, not once per file.
     importlib.import_module("loomlint.analysis.engine")
 

@@ -107,6 +107,35 @@ def test_no_python_files_warns(project: Project, fake_runner: FakeRunner) -> Non
     )
 
 
+def test_named_files_that_are_not_python_are_skipped_with_a_note(
+    project: Project, fake_runner: FakeRunner
+) -> None:
+    root = project(
+        "pyproject.toml=[project]\nname = 'x'\n",
+        "app.py",
+        "stubs.pyi",
+        "bin/tool=#!/usr/bin/env python3\nprint(1)\n",
+        "bin/run=#!/bin/sh\necho 1\n",
+        "README=hello\n",
+    )
+    skipped = (
+        "note: skipped '{}': not a Python file (loomlint checks .py and .pyi files, and files "
+        "without a suffix whose first line is a python shebang)\n"
+    )
+    assert check("pyproject.toml", "app.py", "stubs.pyi", "bin/tool", "bin/run", "README") == (
+        0,
+        "All checks passed.\n",
+        "".join(skipped.format(name) for name in ("pyproject.toml", "bin/run", "README")),
+    )
+    assert fake_runner.files == ["app.py", "bin/tool", "stubs.pyi"]
+    assert check("pyproject.toml") == (
+        0,
+        "All checks passed.\n",
+        skipped.format("pyproject.toml") + "warning: no Python files found under the given paths\n",
+    )
+    assert (root / "pyproject.toml").read_text(encoding="utf-8") == "[project]\nname = 'x'\n"
+
+
 def test_notes_go_to_stderr_once_each(project: Project, fake_runner: FakeRunner) -> None:
     project("a.py")
     fake_runner.notes = [

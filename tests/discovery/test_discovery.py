@@ -122,9 +122,10 @@ def test_named_files_honour_exclude_but_not_gitignore(tree: Tree) -> None:
         "ignored.py",
         "excluded.py",
         "gen/x.py",
-        "script",
+        "script=#!/usr/bin/env python3\n",
+        "setup.cfg=[metadata]\n",
     )
-    assert discover(root, "ignored.py", "excluded.py", "gen/x.py", "script") == (
+    assert discover(root, "ignored.py", "excluded.py", "gen/x.py", "script", "setup.cfg") == (
         "ignored.py",
         "script",
     )
