@@ -96,6 +96,25 @@ def classify_shape(typ: Type | None) -> ContentKind:
     return ContentKind.TEXT if text else ContentKind.PARTS
 
 
+def may_hold_dict_parts(typ: Type | None) -> bool:
+    """Whether a collection's items could be parts of an SPI without part classes: a list whose
+    items include something other than scalars (``list[dict]``, ``list[str | dict]``).
+
+    The type oracle keeps its fact for such a local even though no declared part class says it
+    is parts: the flow may know it came from content (``c = m.content`` narrowed to the list),
+    and a missing fact would read as "mypy says this is not content". ``list[str]`` and other
+    lists of scalars are never parts, so their facts are not kept.
+    """
+    proper = get_proper_type(typ)
+    if proper is None:
+        return False
+    for member in _union_members(proper):
+        items = _collection_items(member)
+        if items and any(not _is_scalar(item) for item in items):
+            return True
+    return False
+
+
 def is_content_field_type(typ: Type | None, spi: SpiModel) -> bool:
     """A content field's declared type: ``str`` together with any collection, or SPI content.
 
@@ -300,6 +319,19 @@ def _collection_items(proper: ProperType) -> list[ProperType] | None:
     if not mapped.args:
         return []
     return _union_members(get_proper_type(mapped.args[0]))
+
+
+_SCALARS = frozenset(
+    {"builtins.str", "builtins.bytes", "builtins.int", "builtins.float", "builtins.bool"}
+)
+
+
+def _is_scalar(proper: ProperType) -> bool:
+    if isinstance(proper, LiteralType):
+        return True
+    if isinstance(proper, NoneType):
+        return True
+    return isinstance(proper, Instance) and proper.type.fullname in _SCALARS
 
 
 def _is_collection(proper: ProperType) -> bool:

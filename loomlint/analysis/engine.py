@@ -303,8 +303,10 @@ def _judge(
         if kind is None:
             return None
         if syntactic is None:
-            if kind is not ContentKind.CONTENT:
-                return None  # a parts list that did not come from content is just a list
+            if fact.kind is not kind:
+                return None  # judged by shape, which needs a content origin the flow lacks
+            # Typed as content, a list of the SPI's parts or one part, wherever it came from
+            # (a parameter, to_parts(...), an element, a loop variable).
             origin = Origin(node, positions[node].start.line, _code(module, node), "typed")
             return Value(kind, frozenset({origin})), kind
         return syntactic, kind

@@ -190,10 +190,18 @@ class FactCollector:
             and isinstance(node, NameExpr)
             and _is_declared_any(self._types.get(node))
         )
+        # A local holding a list of dicts is kept too: narrowed from content the flow tracked
+        # (``c = m.content``, then ``isinstance(c, list)``), it is a parts list.
+        keep_list = (
+            shape is ContentKind.PARTS
+            and isinstance(node, NameExpr)
+            and content_types.may_hold_dict_parts(self._types.get(node))
+        )
         if (
             kind not in _INTERESTING
             and shape is not ContentKind.CONTENT
             and not keep_any
+            and not keep_list
             and not origin
             and verdict is None
             and partner is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.typefacts import CalleeFact, ExprFact, FileTypes
+from loomlint.analysis.typefacts import CalleeFact, ContentKind, ExprFact, FileTypes
 
 
 class TypeView:
@@ -50,7 +50,8 @@ class TypeView:
         return self._types.callees.get(key)
 
     def typed_content_nodes(self) -> list[cst.BaseExpression]:
-        """Covered leaf expressions the oracle types as the content union."""
+        """Covered leaf expressions the oracle types as the content union, a list of the SPI's
+        parts or one part: judged by their type wherever the value came from."""
         if self._types is None:
             return []
         found: list[cst.BaseExpression] = []
@@ -58,7 +59,7 @@ class TypeView:
             fact = self._types.exprs.get(key)
             if fact is None or not key[1].startswith(_LEAF_FAMILIES):
                 continue
-            if fact.kind.value == "content" and self.covered(node):
+            if fact.kind in _TYPED_CANDIDATES and self.covered(node):
                 found.append(node)
         return found
 
@@ -66,3 +67,6 @@ class TypeView:
 # Composite expressions (x or y, a if t else b, walrus) pass a value on; their operands are the
 # candidates, so reporting them too would report one misuse twice.
 _LEAF_FAMILIES = ("name:", "attr:", "index", "call", "await")
+# Kinds a value is a candidate for by its type alone (a parts list or part is reported only
+# where it is turned into a string; the engine decides that).
+_TYPED_CANDIDATES = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART})

@@ -81,12 +81,19 @@ def describe_origin(finding: ContentFinding) -> str:
 
 def describe_value(finding: ContentFinding) -> str:
     """The origin, qualified by what was taken from it (a parts list, a part)."""
+    typed_here = [o for o in finding.value.origins if o.how == "typed" and o.node is finding.node]
+    if typed_here and finding.kind in _TYPED_NOUNS:
+        # Judged by its own type (a parameter, to_parts(...), an element): no read to name.
+        return f"`{finding.code_text}` (typed as {_TYPED_NOUNS[finding.kind]})"
     origin = describe_origin(finding)
     if finding.kind is ContentKind.PARTS:
         return f"a list of parts from {origin}"
     if finding.kind is ContentKind.PART:
         return f"a part of {origin}"
     return origin
+
+
+_TYPED_NOUNS = {ContentKind.PARTS: "a list of parts", ContentKind.PART: "a content part"}
 
 
 def is_destructured(value: Value) -> bool:
