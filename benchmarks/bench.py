@@ -1,52 +1,68 @@
-"""loomlint against its peers, side by side in one run: medians of several runs, and ratios.
+"""loomlint against its peers, side by side in one run: medians of several rounds, and ratios.
 
 Not a test. Run from the repository root:
 
-    python3 benchmarks/bench.py                 # langchain-core and a synthetic 300k-line tree
-    python3 benchmarks/bench.py --runs 3 --only langchain-core
+    python3 benchmarks/bench.py --pydantic-ai-checkout DIR      # every codebase below
+    python3 benchmarks/bench.py --rounds 5 --only deepagents
 
 It builds its own workspace outside the repository (in $LOOMLINT_BENCH_DIR, default
 <tmp>/loomlint-bench, so that neither this repository's configuration nor its .gitignore
-applies): a venv with loomlint (this checkout, editable), mypy, Fixit and langchain-core's
-dependencies; langchain-core's source from its PyPI wheel; and the synthetic tree. Each
-scenario alternates the tools run by run so that machine noise hits both alike. Peak memory
-is the largest sum of RSS over the process tree (loomlint's workers included), sampled every
-20 ms in cold runs of their own (the sampling's CPU would skew the timed runs).
+applies): per codebase, a venv with loomlint (this checkout, editable), mypy, Fixit and that
+codebase's own dependencies, so that mypy resolves its imports as its developers' mypy would.
 
-Scenarios and the targets they check (issue 7):
+Codebases, each at a pinned version:
+  langchain-core   langchain-core 1.8.3, the library (its PyPI wheel)
+  pydantic-ai      pydantic-ai v2.33.0: pydantic_ai_slim's sources and the repository's tests.
+                   PyPI ships no tests, so this one needs a clone of
+                   github.com/pydantic/pydantic-ai (--pydantic-ai-checkout; a bare clone is
+                   fine); it is skipped, saying so, without one
+  deepagents       deepagents 0.7.32 (its PyPI sdist): an agent application built on LangChain
+                   and LangGraph, reading message content throughout
+  synthetic        a generated 300k-line tree (scale, no dependencies)
+
+Every scenario alternates the two tools round by round, so that machine noise hits both
+alike, and reports medians with the spread (lowest-highest). Peak memory is the largest sum of
+RSS over the process tree (loomlint's workers included), sampled every 20 ms in cold runs of
+their own (the sampling's CPU would skew the timed runs). One more cold run with
+LOOMLINT_TIMINGS=1 shows where loomlint's time went.
+
+Scenarios and their targets (issue 14):
   cold        type-aware `loomlint check`, no caches, vs plain `mypy` on the same files and
-              config                                              target: <= 1.25x
-  warm        `loomlint check` again, nothing changed              target: < 1 s
-  edit        `loomlint check` after editing a function body      target: < 3 s
-              (and, for information, after adding a function: dependents re-analysed)
-  no-types    `loomlint check --no-types` vs `fixit lint`, lines/s target: >= 10x Fixit
-  memory      peak RSS of the cold run vs mypy's                  target: <= 1.5x
+              configuration                                       target: <= 1.10x
+  warm        `loomlint check` again, nothing changed              target: < 0.5 s
+  edit        `loomlint check` after editing a function body      (vs plain mypy's re-check)
+              and, for information, after adding a function (dependents re-analysed)
+  no-types    `loomlint check --no-types` vs `fixit lint`, lines/s target: >= 20x Fixit
+  memory      peak RSS of the cold run vs mypy's                  target: <= 1.3x
+The table at the end is the one docs/performance.md quotes.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import platform
 import random
 import re
 import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
 import venv
 import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = Path(os.environ.get("LOOMLINT_BENCH_DIR", Path(tempfile.gettempdir()) / "loomlint-bench"))
-VENV = WORK / "venv"
-LANGCHAIN_CORE = "langchain-core==1.8.3"
 SYNTHETIC_LINES = 300_000
+PYDANTIC_AI_TAG = "v2.33.0"
 
 
 @dataclass(frozen=True)
@@ -56,35 +72,166 @@ class Measurement:
     exit_code: int
 
 
+@dataclass(frozen=True)
+class Codebase:
+    name: str
+    requirements: tuple[str, ...]
+    """What its venv needs besides loomlint, mypy and Fixit: its own dependencies."""
+    targets: tuple[str, ...]
+    """Paths under its root that both tools check."""
+    unpack: Callable[[Path, argparse.Namespace], str | None]
+    """Lays the source out under the root given; returns why it cannot, or None."""
+
+
+@dataclass
+class Row:
+    """One codebase's figures, for the closing table."""
+
+    name: str
+    lines: int
+    cells: dict[str, str] = field(default_factory=dict)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per tool and scenario")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per scenario (>= 5)")
     parser.add_argument(
-        "--only", choices=["langchain-core", "synthetic"], help="benchmark one tree only"
+        "--only",
+        choices=[c.name for c in CODEBASES],
+        action="append",
+        help="benchmark this codebase only (repeatable)",
+    )
+    parser.add_argument(
+        "--pydantic-ai-checkout",
+        type=Path,
+        help=f"a clone of github.com/pydantic/pydantic-ai (holds tag {PYDANTIC_AI_TAG})",
     )
     args = parser.parse_args(argv)
-    python = _workspace()
-    trees: list[tuple[str, Path, str]] = []
-    if args.only in (None, "langchain-core"):
-        trees.append(("langchain-core", _langchain_core(python), "langchain_core"))
-    if args.only in (None, "synthetic"):
-        trees.append(("synthetic", _synthetic(), "app"))
-    for name, root, package in trees:
-        lines = _count_lines(root / package)
-        print(f"\n== {name}: {lines:,} lines in {root / package}")
-        _sanity_check(python, root, package)
-        _bench_tree(python, root, package, lines, args.runs)
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
+        f"{platform.python_version()}"
+    )
+    rows: list[Row] = []
+    for codebase in CODEBASES:
+        if args.only and codebase.name not in args.only:
+            continue
+        root = WORK / codebase.name
+        if not root.is_dir():
+            staging = WORK / f"{codebase.name}.partial"
+            shutil.rmtree(staging, ignore_errors=True)
+            staging.mkdir(parents=True)
+            reason = codebase.unpack(staging, args)
+            if reason is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+                print(f"\n== {codebase.name}: skipped: {reason}")
+                continue
+            staging.rename(root)
+        python = _venv(codebase)
+        lines = sum(_count_lines(root / target) for target in codebase.targets)
+        print(f"\n== {codebase.name}: {lines:,} lines in {', '.join(codebase.targets)}")
+        _sanity_check(python, root, codebase.targets)
+        row = Row(codebase.name, lines)
+        _bench_tree(python, root, codebase.targets, row, args.rounds)
+        rows.append(row)
+    _print_table(rows)
     return 0
+
+
+# --- codebases -----------------------------------------------------------------------------------
+
+
+def _unpack_langchain_core(root: Path, _args: argparse.Namespace) -> str | None:
+    wheel = _download("langchain-core==1.8.3", binary=True)
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(root, [m for m in archive.namelist() if m.startswith("langchain_core/")])
+    return None
+
+
+def _unpack_deepagents(root: Path, _args: argparse.Namespace) -> str | None:
+    sdist = _download("deepagents==0.7.32", binary=False)
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            parts = member.name.split("/", 1)
+            if len(parts) == 2 and parts[1].startswith("deepagents/") and member.isfile():
+                member.name = parts[1]
+                archive.extract(member, root, filter="data")
+    return None
+
+
+def _unpack_pydantic_ai(root: Path, args: argparse.Namespace) -> str | None:
+    checkout: Path | None = args.pydantic_ai_checkout
+    if checkout is None:
+        return "no --pydantic-ai-checkout given (PyPI ships pydantic-ai's sources, not its tests)"
+    git_dir = checkout / ".git" if (checkout / ".git").exists() else checkout
+    archive = subprocess.run(
+        [
+            "git",
+            f"--git-dir={git_dir}",
+            "archive",
+            "--format=tar",
+            PYDANTIC_AI_TAG,
+            "pydantic_ai_slim/pydantic_ai",
+            "tests",
+        ],
+        capture_output=True,
+    )
+    if archive.returncode != 0:
+        return f"git archive {PYDANTIC_AI_TAG} failed: {archive.stderr.decode().strip()}"
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(root, filter="data")
+    return None
+
+
+def _unpack_synthetic(root: Path, _args: argparse.Namespace) -> str | None:
+    """A generated tree of SYNTHETIC_LINES lines: services that pass messages around, some of
+    them reading content safely, some coercing it, most not touching it at all."""
+    package = root / "app"
+    generator = random.Random(20261129)
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    written = 0
+    index = 0
+    while written < SYNTHETIC_LINES:
+        text = _synthetic_module(index, generator)
+        (package / f"module_{index:04d}.py").write_text(text)
+        written += text.count("\n")
+        index += 1
+    return None
+
+
+CODEBASES = (
+    Codebase(
+        "langchain-core", ("langchain-core==1.8.3",), ("langchain_core",), _unpack_langchain_core
+    ),
+    Codebase(
+        "pydantic-ai",
+        (
+            "pydantic-ai-slim[openai,anthropic,groq,mistral,google,cohere,mcp,evals]==2.33.0",
+            "pytest",
+            "inline-snapshot",
+            "dirty-equals",
+            "pytest-mock",
+        ),
+        ("pydantic_ai_slim/pydantic_ai", "tests"),
+        _unpack_pydantic_ai,
+    ),
+    Codebase("deepagents", ("deepagents==0.7.32",), ("deepagents",), _unpack_deepagents),
+    Codebase("synthetic", (), ("app",), _unpack_synthetic),
+)
 
 
 # --- scenarios -----------------------------------------------------------------------------------
 
 
-def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -> None:
+def _bench_tree(python: Path, root: Path, targets: tuple[str, ...], row: Row, rounds: int) -> None:
     bin_dir = python.parent
-    loomlint = [str(bin_dir / "loomlint"), "check", package, "--quiet"]
-    mypy = [str(bin_dir / "mypy"), package]
-    fixit = [str(bin_dir / "fixit"), "lint", package]
+
+    def loomlint(*flags: str) -> list[str]:
+        # Paths after "--": a file named like an option is never read as one.
+        return [str(bin_dir / "loomlint"), "check", "--quiet", *flags, "--", *targets]
+
+    mypy = [str(bin_dir / "mypy"), "--", *targets]
+    fixit = [str(bin_dir / "fixit"), "lint", *targets]
     with tempfile.TemporaryDirectory() as scratch:
         caches = Path(scratch)
 
@@ -95,29 +242,32 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
             return {"MYPY_CACHE_DIR": str(cache)}
 
         cold_l, cold_m = _alternate(
-            runs,
-            lambda i: _measure([*loomlint, "--no-cache"], root, fresh("loomlint", i)),
+            rounds,
+            lambda i: _measure(loomlint("--no-cache"), root, fresh("loomlint", i)),
             lambda i: _measure(mypy, root, fresh("mypy", i)),
         )
-        _report("cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.25)
+        row.cells["cold"] = _report(
+            "cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.10
+        )
+        _report_timings(loomlint("--no-cache"), root, fresh("loomlint", rounds))
         # Sampling /proc every 20 ms takes CPU from the run it watches (more from loomlint's
         # several processes than from mypy's one): memory is measured in runs of its own.
         memory_l, memory_m = _alternate(
-            runs,
+            rounds,
             lambda i: _measure(
-                [*loomlint, "--no-cache"], root, fresh("loomlint", i), sample_memory=True
+                loomlint("--no-cache"), root, fresh("loomlint", i), sample_memory=True
             ),
             lambda i: _measure(mypy, root, fresh("mypy", i), sample_memory=True),
         )
-        _report_memory(memory_l, memory_m, limit=1.5)
+        row.cells["memory"] = _report_memory(memory_l, memory_m, limit=1.3)
 
         warm_env = {"MYPY_CACHE_DIR": str(caches / "warm")}
         shutil.rmtree(root / ".loomlint_cache", ignore_errors=True)
-        _measure(loomlint, root, warm_env)  # fill both caches
-        warm = [_measure(loomlint, root, warm_env) for _ in range(runs)]
-        _report_absolute("warm, nothing changed", warm, limit=1.0)
+        _measure(loomlint(), root, warm_env)  # fill both caches
+        warm = [_measure(loomlint(), root, warm_env) for _ in range(rounds)]
+        row.cells["warm"] = _report_absolute("warm, nothing changed", warm, limit=0.5)
 
-        edited = _edit_target(root / package)
+        edited = _edit_target([root / target for target in targets])
         original = edited.read_text(encoding="utf-8")
         mypy_env = {"MYPY_CACHE_DIR": str(caches / "warm-mypy")}
         _measure(mypy, root, mypy_env)  # fill plain mypy's own cache
@@ -125,56 +275,62 @@ def _bench_tree(python: Path, root: Path, package: str, lines: int, runs: int) -
         body_m: list[Measurement] = []
         interface_edits: list[Measurement] = []
         try:
-            for run in range(runs):
+            for run in range(rounds):
                 # The common edit: a function's body changes, its module's interface doesn't.
                 # Each tool sees the edit once: a run before the other would warm its cache.
                 edited.write_text(_edit_a_body(original, run), encoding="utf-8")
-                body_l.append(_measure(loomlint, root, warm_env))
+                body_l.append(_measure(loomlint(), root, warm_env))
                 body_m.append(_measure(mypy, root, mypy_env))
-            for run in range(runs):
+            for run in range(rounds):
                 # A new public function: every module importing this one may see new types.
                 edited.write_text(
                     original + f"\n\ndef _bench_edit_{run}() -> int:\n    return {run}\n",
                     encoding="utf-8",
                 )
-                interface_edits.append(_measure(loomlint, root, warm_env))
+                interface_edits.append(_measure(loomlint(), root, warm_env))
         finally:
             edited.write_text(original, encoding="utf-8")
         name = edited.relative_to(root)
-        _report_absolute(f"after editing a function body in {name}", body_l, limit=3.0)
         print(
-            f"    (plain mypy re-checking the same edit: {_median(body_m):.2f} s; mypy re-checks "
-            f"the edited module's whole import cycle, and loomlint's build with it)"
+            f"  after editing a function body in {name}: loomlint {_spread(body_l)}, "
+            f"plain mypy {_spread(body_m)}"
         )
+        row.cells["edit"] = f"{_median(body_l):.2f} s (mypy {_median(body_m):.2f} s)"
         print(
             f"  after adding a function to {name} (its dependents are re-analysed): "
-            f"{_median(interface_edits):.2f} s (median of {runs}; no target)"
+            f"{_spread(interface_edits)}"
         )
+        row.cells["add"] = f"{_median(interface_edits):.2f} s"
 
         nt_l, nt_f = _alternate(
-            runs,
-            lambda i: _measure([*loomlint, "--no-types", "--no-cache"], root, {}),
+            rounds,
+            lambda i: _measure(loomlint("--no-types", "--no-cache"), root, {}),
             lambda i: _measure(fixit, root, {}),
         )
-        speed_l = lines / _median(nt_l)
-        speed_f = lines / _median(nt_f)
+        speed_l = row.lines / _median(nt_l)
+        speed_f = row.lines / _median(nt_f)
+        verdict = "MET" if speed_l >= 20 * speed_f else "NOT MET"
         print(
-            f"  no-types throughput: loomlint {speed_l:,.0f} lines/s, Fixit {speed_f:,.0f} "
-            f"lines/s: {speed_l / speed_f:.1f}x (target >= 10x) "
-            f"{'MET' if speed_l >= 10 * speed_f else 'NOT MET'}"
+            f"  no-types: loomlint {_spread(nt_l)}, Fixit {_spread(nt_f)}; throughput "
+            f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x "
+            f"(target >= 20x) {verdict}"
+        )
+        row.cells["no-types"] = (
+            f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x"
         )
 
 
-def _sanity_check(python: Path, root: Path, package: str) -> None:
+def _sanity_check(python: Path, root: Path, targets: tuple[str, ...]) -> None:
     """Fail loudly if loomlint would check nothing (an ignored tree benchmarks nothing)."""
     result = subprocess.run(
         [
             str(python.parent / "loomlint"),
             "check",
-            package,
             "--no-types",
             "--no-cache",
             "--statistics",
+            "--",
+            *targets,
         ],
         cwd=root,
         capture_output=True,
@@ -187,13 +343,13 @@ def _sanity_check(python: Path, root: Path, package: str) -> None:
 
 
 def _alternate(
-    runs: int,
+    rounds: int,
     first: Callable[[int], Measurement],
     second: Callable[[int], Measurement],
 ) -> tuple[list[Measurement], list[Measurement]]:
     a: list[Measurement] = []
     b: list[Measurement] = []
-    for run in range(runs):
+    for run in range(rounds):
         a.append(first(run))
         b.append(second(run))
     return a, b
@@ -207,16 +363,32 @@ def _report(
     theirs: list[Measurement],
     *,
     limit: float,
-) -> None:
-    mine, other = _median(ours), _median(theirs)
-    ratio = mine / other
+) -> str:
+    ratio = _median(ours) / _median(theirs)
+    verdict = "MET" if ratio <= limit else "NOT MET"
     print(
-        f"  {scenario}: {name} {mine:.2f} s, {peer} {other:.2f} s (medians of {len(ours)}): "
-        f"{ratio:.2f}x (target <= {limit}x) {'MET' if ratio <= limit else 'NOT MET'}"
+        f"  {scenario}: {name} {_spread(ours)}, {peer} {_spread(theirs)}: {ratio:.2f}x "
+        f"(target <= {limit}x) {verdict}"
     )
+    return f"{_median(ours):.2f} s vs {_median(theirs):.2f} s: {ratio:.2f}x"
 
 
-def _report_memory(ours: list[Measurement], theirs: list[Measurement], *, limit: float) -> None:
+def _report_timings(command: list[str], cwd: Path, env: dict[str, str]) -> None:
+    """Where one cold run's time went: loomlint's own phase marks, and its analysis totals."""
+    result = subprocess.run(
+        command,
+        cwd=cwd,
+        env={**os.environ, **env, "LOOMLINT_TIMINGS": "1"},
+        capture_output=True,
+        text=True,
+    )
+    marks = [line for line in result.stderr.splitlines() if line.startswith("loomlint timings")]
+    print("  where a cold run's time went (LOOMLINT_TIMINGS=1):")
+    for line in marks:
+        print(f"    {line.removeprefix('loomlint timings:').strip()}")
+
+
+def _report_memory(ours: list[Measurement], theirs: list[Measurement], *, limit: float) -> str:
     mine = statistics.median(m.peak_rss_mb for m in ours)
     other = statistics.median(m.peak_rss_mb for m in theirs)
     ratio = mine / other
@@ -224,18 +396,42 @@ def _report_memory(ours: list[Measurement], theirs: list[Measurement], *, limit:
         f"  peak memory: loomlint {mine:.0f} MB, mypy {other:.0f} MB: {ratio:.2f}x "
         f"(target <= {limit}x) {'MET' if ratio <= limit else 'NOT MET'}"
     )
+    return f"{mine:.0f} vs {other:.0f} MB: {ratio:.2f}x"
 
 
-def _report_absolute(scenario: str, runs: list[Measurement], *, limit: float) -> None:
+def _report_absolute(scenario: str, runs: list[Measurement], *, limit: float) -> str:
     median = _median(runs)
     print(
-        f"  {scenario}: {median:.2f} s (median of {len(runs)}; target < {limit} s) "
+        f"  {scenario}: {_spread(runs)} (target < {limit} s) "
         f"{'MET' if median < limit else 'NOT MET'}"
     )
+    return f"{median:.2f} s"
+
+
+def _print_table(rows: list[Row]) -> None:
+    if not rows:
+        return
+    scenarios = [
+        ("cold", "cold, with types, vs plain `mypy`", "<= 1.10x"),
+        ("memory", "peak memory (process tree) vs `mypy`", "<= 1.3x"),
+        ("warm", "warm, nothing changed", "< 0.5 s"),
+        ("edit", "after editing a function body", "none"),
+        ("add", "after adding a function", "none"),
+        ("no-types", "`--no-types` vs Fixit", ">= 20x"),
+    ]
+    print(f"\n| scenario | {' | '.join(f'{r.name} ({r.lines:,} lines)' for r in rows)} | target |")
+    print(f"| --- | {' | '.join('---' for _ in rows)} | --- |")
+    for key, label, target in scenarios:
+        print(f"| {label} | {' | '.join(r.cells.get(key, '') for r in rows)} | {target} |")
 
 
 def _median(runs: list[Measurement]) -> float:
     return statistics.median(m.seconds for m in runs)
+
+
+def _spread(runs: list[Measurement]) -> str:
+    seconds = [m.seconds for m in runs]
+    return f"{statistics.median(seconds):.2f} s [{min(seconds):.2f}-{max(seconds):.2f}]"
 
 
 # --- measuring -----------------------------------------------------------------------------------
@@ -292,48 +488,44 @@ def _tree_rss(pid: int) -> int:
 # --- workspace -----------------------------------------------------------------------------------
 
 
-def _workspace() -> Path:
-    python = VENV / "bin" / "python"
-    installed = VENV / ".installed"
+def _venv(codebase: Codebase) -> Path:
+    """The codebase's own venv: loomlint (this checkout), mypy, Fixit and its dependencies."""
+    root = WORK / "venvs" / codebase.name
+    python = root / "bin" / "python"
+    installed = root / ".installed"
     if not installed.exists():
-        print("creating the benchmark venv (once)...", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-        _pip(python, "install", "--quiet", "-e", str(REPO), "fixit", LANGCHAIN_CORE)
+        print(f"creating {codebase.name}'s benchmark venv (once)...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(root)
+        _pip(python, "install", "--quiet", "-e", str(REPO), "fixit", *codebase.requirements)
         installed.write_text("ok\n")
     return python
 
 
-def _langchain_core(python: Path) -> Path:
-    root = WORK / "langchain-core"
-    if not (root / "langchain_core").is_dir():
-        downloads = WORK / "downloads"
-        _pip(python, "download", "--quiet", "--no-deps", LANGCHAIN_CORE, "-d", str(downloads))
-        wheel = next(downloads.glob("langchain_core-*.whl"))
-        root.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(wheel) as archive:
-            members = [m for m in archive.namelist() if m.startswith("langchain_core/")]
-            archive.extractall(root, members)
-    return root
-
-
-def _synthetic() -> Path:
-    """A generated tree of SYNTHETIC_LINES lines: services that pass messages around, some of
-    them reading content safely, some coercing it, most not touching it at all."""
-    root = WORK / "synthetic"
-    package = root / "app"
-    if package.is_dir():
-        return root
-    generator = random.Random(20261129)
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    written = 0
-    index = 0
-    while written < SYNTHETIC_LINES:
-        text = _synthetic_module(index, generator)
-        (package / f"module_{index:04d}.py").write_text(text)
-        written += text.count("\n")
-        index += 1
-    return root
+def _download(requirement: str, *, binary: bool) -> Path:
+    downloads = WORK / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    kind = ["--only-binary", ":all:"] if binary else ["--no-binary", ":all:"]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            *kind,
+            requirement,
+            "-d",
+            str(downloads),
+        ],
+        check=True,
+    )
+    name = requirement.split("==")[0].replace("-", "_")
+    version = requirement.split("==")[1]
+    found = [p for p in downloads.iterdir() if p.name.lower().startswith(f"{name}-{version}")]
+    if not found:
+        raise SystemExit(f"pip downloaded nothing for {requirement} into {downloads}")
+    return found[0]
 
 
 def _synthetic_module(index: int, generator: random.Random) -> str:
@@ -388,12 +580,13 @@ def _synthetic_module(index: int, generator: random.Random) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _edit_target(package: Path) -> Path:
+def _edit_target(trees: list[Path]) -> Path:
     """A mid-sized module that reads content and has a function body to edit."""
     candidates = sorted(
         (
             p
-            for p in package.rglob("*.py")
+            for tree in trees
+            for p in tree.rglob("*.py")
             if "content" in (text := p.read_text(encoding="utf-8"))
             and _RETURN.search(text) is not None
         ),
