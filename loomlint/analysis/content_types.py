@@ -54,17 +54,23 @@ def classify(typ: Type | None, spi: SpiModel) -> ContentKind:
     if proper is None or isinstance(proper, AnyType):
         return ContentKind.ANY
     members = _union_members(proper)
-    has_text = part_collections = parts = others = False
+    if any(isinstance(member, AnyType) for member in members):
+        # ``Any | str`` (``getattr(m, "content", "")``): nothing is known about the value.
+        return ContentKind.ANY
+    has_text = part_collections = parts = False
+    content_members = others = 0
     for member in members:
         if _is_text(member):
             has_text = True
+            content_members += 1
         elif _is_part_collection(member, spi):
             part_collections = True
+            content_members += 1
         elif _is_part(member, spi):
             parts = True
         elif not isinstance(member, NoneType):
-            others = True
-    if has_text and part_collections:
+            others += 1
+    if has_text and part_collections and not _mostly_other(content_members, others):
         return ContentKind.CONTENT
     if others or (has_text and parts):
         return ContentKind.OTHER
@@ -75,6 +81,17 @@ def classify(typ: Type | None, spi: SpiModel) -> ContentKind:
     if has_text:
         return ContentKind.TEXT
     return ContentKind.OTHER
+
+
+def _mostly_other(content_members: int, other_members: int) -> bool:
+    """The majority rule: a union holding text and a collection of parts is message content
+    unless its other members (``None`` aside) outnumber those content members.
+
+    ``str | list[Part] | None`` and ``str | list[Part] | bytes`` are content; a tool result
+    typed ``str | int | float | bool | list[Part]`` is a value of many kinds that may happen
+    to be parts, and is judged as any other value (not reported as content).
+    """
+    return other_members > content_members
 
 
 def classify_shape(typ: Type | None) -> ContentKind:
@@ -139,6 +156,16 @@ def is_content_origin_type(typ: Type | None, spi: SpiModel) -> bool:
     if is_content_field_type(typ, spi):
         return True
     return classify(typ, spi) is ContentKind.PARTS
+
+
+def is_content_cast_target(target: Type | None, spi: SpiModel) -> bool:
+    """Whether ``cast(target, x)`` keeps content whole: the target's type *is* a content union
+    (``cast(Content, x)``, ``cast("str | list[str | dict]", x)``), whatever it is spelt as.
+
+    Such a cast is not LML004: it narrows nothing. The LibCST pass (through the oracle's facts)
+    and the mypy plugin both judge casts here.
+    """
+    return classify(target, spi) is ContentKind.CONTENT or is_content_field_type(target, spi)
 
 
 def declared_field_type(receiver: Type | None, field: str, *, item: bool = False) -> Type | None:

@@ -98,10 +98,15 @@ class Evidence:
         if not names:
             return None
         qualified = [(n, self._index.names.qualified(parse_name(n))) for n in names]
+        # Content only where the alias is the value's own type (``Content``, ``Content | None``),
+        # not an item of a container (``list[Content]``, ``dict[str, Content]``).
+        members = [
+            (n, self._index.names.qualified(parse_name(n))) for n in union_members(annotation)
+        ]
         if any(
             q in self._spi.content_types
             or (q is None and n.rpartition(".")[2] in self._spi.content_types.short_names)
-            for n, q in qualified
+            for n, q in members
         ):
             return "content"
         if any(q is not None and q in self._spi.message_types for _, q in qualified):
@@ -123,11 +128,46 @@ class Evidence:
         return not self.looks_like_content_annotation(field_annotation)
 
     def looks_like_content_annotation(self, annotation: cst.BaseExpression) -> bool:
-        names = set(annotation_names(annotation))
-        qualified = {self._index.names.qualified(parse_name(n)) for n in names}
-        if any(q is not None and q in self._spi.content_types for q in qualified):
-            return True
-        return "builtins.str" in qualified and bool(qualified & PART_COLLECTION_TYPES)
+        return looks_like_content_annotation(annotation, self._index, self._spi)
+
+
+def looks_like_content_annotation(
+    annotation: cst.BaseExpression, index: ModuleIndex, spi: SpiModel
+) -> bool:
+    """Whether an annotation spells a content union without types: it names a content alias,
+    or ``str`` together with a list or sequence (``"str | list[LlmContentPart]"``)."""
+    names = set(annotation_names(annotation))
+    qualified = {index.names.qualified(parse_name(n)) for n in names}
+    if any(q is not None and q in spi.content_types for q in qualified):
+        return True
+    return "builtins.str" in qualified and bool(qualified & PART_COLLECTION_TYPES)
+
+
+_UNION_FORMS = frozenset({"Optional", "Union", "typing.Optional", "typing.Union"})
+
+
+def union_members(annotation: cst.BaseExpression) -> list[str]:
+    """Dotted names of an annotation's own union members (``A | Optional[B]`` -> A, B); a
+    subscripted container counts as its container's name (``list[Content]`` -> list)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return union_members(annotation.left) + union_members(annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        container = dotted_name(annotation.value)
+        if container in _UNION_FORMS:
+            names: list[str] = []
+            for element in annotation.slice:
+                if isinstance(element.slice, cst.Index):
+                    names += union_members(element.slice.value)
+            return names
+        return [container] if container is not None else []
+    value = string_value(annotation)
+    if value is not None:
+        try:
+            return union_members(cst.parse_expression(value))
+        except cst.ParserSyntaxError:
+            return []
+    dotted = dotted_name(annotation)
+    return [dotted] if dotted is not None else []
 
 
 def annotation_names(annotation: cst.BaseExpression) -> list[str]:

@@ -23,6 +23,7 @@ from mypy.nodes import (
     AwaitExpr,
     Block,
     CallExpr,
+    CastExpr,
     ClassDef,
     ConditionalExpr,
     Decorator,
@@ -61,6 +62,7 @@ from mypy.types import (
     Overloaded,
     Type,
     TypeOfAny,
+    UnionType,
     get_proper_type,
 )
 
@@ -133,6 +135,7 @@ class FactCollector:
         self._verdicts: dict[int, tuple[bool, str]] = {}
         self._partners: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
+        self._cast_targets: dict[int, bool] = {}
         self._interesting_callees = spi.accessors | spi.narrowing
 
     def collect(self, tree: MypyFile) -> FileTypes:
@@ -181,6 +184,7 @@ class FactCollector:
         kind = self._kind(node)
         verdict = self._verdicts.get(node_id)
         partner = self._partners.get(node_id)
+        cast_target = self._cast_targets.get(node_id)
         origin = node_id in self._field_origins
         shape = self._shape(node)
         # Names typed Any are kept: a value read from content through getattr() or a cast to
@@ -205,6 +209,7 @@ class FactCollector:
             and not origin
             and verdict is None
             and partner is None
+            and cast_target is None
         ):
             return None
         typ = self._types.get(node)
@@ -217,6 +222,7 @@ class FactCollector:
             receiver_desc=verdict[1] if verdict is not None else "",
             partner_is_text=partner,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
+            cast_keeps_content=cast_target,
         )
 
     def _kind(self, node: Expression) -> ContentKind:
@@ -287,6 +293,10 @@ class FactCollector:
             self._track(o, "walrus")
         elif isinstance(o, AwaitExpr):
             self._track(o, "await")
+        elif isinstance(o, CastExpr):
+            # Not tracked itself (LibCST sees a call, mypy's traversal lists the call too):
+            # the verdict on the target is kept with the operand.
+            self._cast_targets[id(o.expr)] = content_types.is_content_cast_target(o.type, self._spi)
 
     # --- statements and functions -------------------------------------------------------------
 
@@ -516,6 +526,9 @@ def _is_declared_any(typ: Type | None) -> bool:
     as opposed to one mypy made up: the items of ``list`` after ``isinstance(x, list)``
     narrowed an ``Iterable[...]``, or a type from a module it cannot see."""
     proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        # ``getattr(m, "content", "")`` is ``Any | str``: the declared Any still decides.
+        return any(_is_declared_any(item) for item in proper.items)
     if not isinstance(proper, AnyType):
         return False
     if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:

@@ -16,6 +16,7 @@ from typing import Literal
 
 import libcst as cst
 
+from loomlint.analysis.evidence import looks_like_content_annotation
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import arg_position, dotted_name, is_text_literal, string_value
 from loomlint.analysis.typefacts import ContentKind
@@ -377,6 +378,11 @@ class PositionClassifier:
             target = call.args[0].value if call.args else None
             if target is None or self._names_content_type(target):
                 return None
+            if self._types.covered(position):
+                # mypy resolved the target: a content union spelt out keeps the value whole.
+                fact = self._types.expr(position)
+                if fact is not None and fact.cast_keeps_content:
+                    return None
             return Position("cast", f"is cast to `{_code(target)}` instead of being narrowed")
         if sink.args == "elements-first":
             return _coercion(sink.label)
@@ -498,6 +504,9 @@ class PositionClassifier:
         return qualified in _NON_PRESERVING
 
     def _names_content_type(self, node: cst.BaseExpression) -> bool:
+        """Whether a cast's target spells a content union: an alias, or ``str | list[...]``."""
+        if looks_like_content_annotation(node, self._index, self._spi):
+            return True
         qualified = self._index.names.qualified(node)
         if qualified is not None:
             return qualified in self._spi.content_types

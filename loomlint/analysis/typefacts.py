@@ -54,6 +54,9 @@ class ExprFact:
     # For a field origin ``m.content``: the SPI's attribute accessors (``text``) that the
     # receiver's type declares, so ``loomlint fix`` may read ``m.text`` instead.
     receiver_attributes: tuple[str, ...] = ()
+    # For the operand of ``typing.cast``: whether the cast's target type is itself a content
+    # union (``content_types.is_content_cast_target``). None: not a cast operand.
+    cast_keeps_content: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,9 +46,7 @@ def _check_cast(checker: TypeChecker, cast: CastExpr, config: PluginConfig) -> N
     if value is None or value.kind is not ContentKind.CONTENT:
         return
     target = cast.type
-    if config.kinds.kind(target) is ContentKind.CONTENT:
-        return
-    if content_types.is_content_field_type(target, config.spi):
+    if content_types.is_content_cast_target(target, config.spi):
         return
     message = cast_message(value, brief_type(target), config.spi)
     emit(checker, config, cast.expr, "cast", message, during_check=False)
