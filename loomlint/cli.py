@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, Protocol, cast
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, Protocol, cast
 
 import click
 
@@ -46,6 +46,7 @@ from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
 from loomlint.output.text import render_text
 from loomlint.progress import ProgressDisplay
+from loomlint.shard import ShardError, parse_shard
 
 if TYPE_CHECKING:
     from loomlint.fix import FixOutcome
@@ -203,6 +204,22 @@ _ANALYSIS_OPTIONS = [
         "(e.g. --ignore LML001,LML002). Added to `ignore` from the configuration.",
     ),
     click.option(
+        "--extend-select",
+        multiple=True,
+        callback=_split_codes,
+        metavar="CODES",
+        help="Report these codes or prefixes too, on top of `select` (from the configuration "
+        "or --select), comma-separated, repeatable (e.g. --extend-select LML100).",
+    ),
+    click.option(
+        "--extend-ignore",
+        multiple=True,
+        callback=_split_codes,
+        metavar="CODES",
+        help="The same as --ignore (Ruff's older spelling): do not report these codes or "
+        "prefixes, on top of `ignore`.",
+    ),
+    click.option(
         "--preset",
         "presets",
         multiple=True,
@@ -250,7 +267,9 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     default="text",
     show_default=True,
     help="text: path:line:col lines and a summary; json: an array of findings; "
-    "sarif: SARIF 2.1.0 for GitHub code scanning; github: workflow annotations.",
+    "sarif: SARIF 2.1.0 for GitHub code scanning; github: workflow annotations; "
+    "gitlab: a Code Quality (Code Climate JSON) report for GitLab merge requests; "
+    "junit: JUnit XML for CI test-report views.",
 )
 @_analysis_options
 @click.option(
@@ -289,6 +308,20 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "sarif or github the report is unchanged and the counts go to stderr.",
 )
 @click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when findings are reported (errors still exit 2, interruptions 130 or "
+    "143), e.g. when code scanning rather than the job is the gate.",
+)
+@click.option(
+    "--shard",
+    "shard_text",
+    metavar="K/N",
+    help="Check only the K-th of N stable parts of the files (1 <= K <= N), so that N jobs of "
+    "a CI matrix share a large codebase. A file's part follows from its path relative to the "
+    "project root, so it stays in its part when other files come and go.",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
@@ -315,9 +348,13 @@ def check_command(
     baseline_file: Path | None,
     write_baseline_file: Path | None,
     statistics: bool,
+    exit_zero: bool,
+    shard_text: str | None,
     quiet: bool,
     output_file: Path | None,
     debug: bool,
+    extend_select: tuple[str, ...],
+    extend_ignore: tuple[str, ...],
 ) -> None:
     """Check PATHS (files or folders; default: the current folder) for unsafe content use.
 
@@ -327,8 +364,8 @@ def check_command(
     Exit status: 0 no findings, 1 findings, 2 a usage or configuration error, a file that
     could not be analysed (LML901-LML903), or an internal error; 130 interrupted by Ctrl-C,
     143 stopped by SIGTERM (no report is written). With --baseline or --diff, only the
-    findings reported count. Named files that are not Python (pyproject.toml) are skipped
-    with a note.
+    findings reported count; --exit-zero turns 1 into 0. Named files that are not Python
+    (pyproject.toml) are skipped with a note.
 
     \b
     Examples:
@@ -347,13 +384,13 @@ def check_command(
         )
         settings, files = _settings_and_files(
             paths,
-            select,
-            ignore,
+            _Selection(select, ignore, extend_select, extend_ignore),
             presets,
             no_types,
             config_path,
             report_unused_suppressions,
             quiet=quiet,
+            shard_text=shard_text,
         )
         # Both are read before the (long) run, so a bad revision or file fails at once.
         changed = _changed_lines(diff_revision, settings, files)
@@ -384,7 +421,8 @@ def check_command(
         if statistics and output_format not in STATISTICS_FORMATS:
             # The report is for a machine and stays whole; the counts are for the person.
             click.echo(render_text(diagnostics, statistics=True, quiet=quiet), err=True, nl=False)
-    raise SystemExit(exit_code(diagnostics))
+    code = exit_code(diagnostics)
+    raise SystemExit(EXIT_CLEAN if exit_zero and code == EXIT_FINDINGS else code)
 
 
 # --- fix ---------------------------------------------------------------------------------------
@@ -416,6 +454,8 @@ def fix_command(
     debug: bool,
     show_diff: bool,
     quiet: bool,
+    extend_select: tuple[str, ...],
+    extend_ignore: tuple[str, ...],
 ) -> None:
     """Rewrite coercions of content to the SPI's accessor (text_of) where that is safe.
 
@@ -435,7 +475,13 @@ def fix_command(
     """
     with _reporting_errors(debug):
         settings, files = _settings_and_files(
-            paths, select, ignore, presets, no_types, config_path, None, quiet=quiet
+            paths,
+            _Selection(select, ignore, extend_select, extend_ignore),
+            presets,
+            no_types,
+            config_path,
+            None,
+            quiet=quiet,
         )
         run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         remaining: list[Diagnostic] = []
@@ -519,20 +565,34 @@ def console_main() -> None:
     os._exit(code)
 
 
+class _Selection(NamedTuple):
+    """The code options of the command line."""
+
+    select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    extend_ignore: tuple[str, ...]
+
+
 def _settings_and_files(
     paths: tuple[str, ...],
-    select: tuple[str, ...],
-    ignore: tuple[str, ...],
+    selection: _Selection,
     presets: tuple[str, ...],
     no_types: bool,
     config_path: Path | None,
     report_unused_suppressions: bool | None,
     *,
     quiet: bool,
+    shard_text: str | None = None,
 ) -> tuple[Settings, list[str]]:
+    try:
+        shard = parse_shard(shard_text) if shard_text is not None else None
+    except ShardError as exc:
+        raise _Failure(str(exc)) from exc
     overrides = CliOverrides(
-        select=select or None,
-        ignore=ignore,
+        select=selection.select or None,
+        ignore=(*selection.ignore, *selection.extend_ignore),
+        extend_select=selection.extend_select,
         presets=presets or None,
         no_types=no_types,
         report_unused_suppressions=report_unused_suppressions,
@@ -548,7 +608,15 @@ def _settings_and_files(
         _stderr(f"note: {note}", quiet=quiet)
     if not discovery.files:
         _stderr("warning: no Python files found under the given paths", quiet=quiet)
-    return settings, list(discovery.files)
+    files = list(discovery.files)
+    if shard is not None:
+        files = [f for f in files if shard.holds(settings.project_relative(f) or f)]
+        _stderr(
+            f"note: shard {shard.index}/{shard.count}: checking "
+            f"{_count(len(files), 'file')} of {len(discovery.files)}",
+            quiet=quiet,
+        )
+    return settings, files
 
 
 def _run(

@@ -1,14 +1,16 @@
 """``[tool.loomlint]`` configuration, validated once, as a frozen and picklable ``Settings``.
 
-Discovery: ``--config PATH`` (a ``pyproject.toml``, or a ``loomlint.toml`` whose top level is
-the table), else the nearest ``loomlint.toml`` or ``pyproject.toml`` with a ``[tool.loomlint]``
-table, walking up from the current directory; none gives the defaults. Every error names the
+Discovery: ``--config PATH`` (a ``pyproject.toml``, a ``loomlint.toml`` whose top level is
+the table, or a ``mypy.ini`` / ``setup.cfg`` with a ``[loomlint]`` section), else the nearest
+such file holding loomlint's table, walking up from the current directory (see
+``find_config``); none gives the defaults. Every error names the
 file and the exact key, so a user can fix it without reading this module.
 """
 
 from __future__ import annotations
 
 import codecs
+import configparser
 import dataclasses
 import difflib
 import functools
@@ -80,6 +82,8 @@ CONFIG_KEYS: tuple[str, ...] = (
     "content-fields",
     "exclude",
     "extend-exclude",
+    "extend-ignore",
+    "extend-select",
     "ignore",
     "mypy-config-file",
     "per-file-ignores",
@@ -129,6 +133,7 @@ class CliOverrides:
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
     presets: tuple[str, ...] | None = None
     no_types: bool = False
     report_unused_suppressions: bool | None = None
@@ -264,52 +269,141 @@ def load_settings(
     """Find, read and validate the configuration, then apply command-line overrides."""
     cwd = Path(os.path.abspath(cwd))
     overrides = overrides if overrides is not None else CliOverrides()
-    found: tuple[Path, dict[str, object]] | None
+    found: tuple[Path, _ConfigTable] | None
     if config is not None:
         config_path = Path(os.path.abspath(cwd / config))
-        found = (config_path, _read_config_table(config_path, cwd, explicit=True) or {})
+        table = _read_config_table(config_path, cwd, explicit=True)
+        assert table is not None
+        found = (config_path, table)
     else:
         found = find_config(cwd)
     if found is None:
         reader = _TableReader({}, file="", prefix="")
         return _build_settings(reader, cwd, cwd, None, overrides)
     config_path, table = found
-    prefix = "tool.loomlint" if config_path.name == PYPROJECT else ""
-    reader = _TableReader(table, file=_display(config_path, cwd), prefix=prefix)
+    reader_class = _IniReader if table.ini else _TableReader
+    reader = reader_class(table.data, file=_display(config_path, cwd), prefix=table.prefix)
     return _build_settings(reader, config_path.parent, cwd, config_path, overrides)
 
 
-def find_config(cwd: Path) -> tuple[Path, dict[str, object]] | None:
-    """The nearest configuration at or above ``cwd``: its path and its loomlint table."""
+@dataclass(frozen=True, slots=True)
+class _ConfigTable:
+    """The loomlint table of a configuration file, and the name it has there."""
+
+    data: dict[str, object]
+    prefix: str  # "tool.loomlint", "loomlint", "tool:loomlint" or "" (a loomlint.toml)
+    ini: bool = False
+
+
+# Besides TOML, mypy's own INI files may hold the table (as pydantic's and django-stubs'
+# plugins allow), so a project configured in mypy.ini or setup.cfg needs no second file.
+INI_FILES = ("mypy.ini", ".mypy.ini", "setup.cfg")
+INI_SECTIONS = ("loomlint", "tool:loomlint")
+
+
+def find_config(cwd: Path) -> tuple[Path, _ConfigTable] | None:
+    """The nearest configuration at or above ``cwd``: its path and its loomlint table.
+
+    In each folder: ``loomlint.toml``, else a ``pyproject.toml`` with ``[tool.loomlint]``,
+    else a ``mypy.ini``, ``.mypy.ini`` or ``setup.cfg`` with ``[loomlint]`` or
+    ``[tool:loomlint]``.
+    """
     for directory in (cwd, *cwd.parents):
-        dedicated = directory / LOOMLINT_TOML
-        if dedicated.is_file():
-            table = _read_config_table(dedicated, cwd, explicit=True)
-            assert table is not None
-            return dedicated, table
-        pyproject = directory / PYPROJECT
-        if pyproject.is_file():
-            table = _read_config_table(pyproject, cwd, explicit=False)
-            if table is not None:
-                return pyproject, table
+        for name in (LOOMLINT_TOML, PYPROJECT, *INI_FILES):
+            candidate = directory / name
+            if candidate.is_file():
+                table = _read_config_table(candidate, cwd, explicit=name == LOOMLINT_TOML)
+                if table is not None:
+                    return candidate, table
     return None
 
 
-def _read_config_table(path: Path, cwd: Path, *, explicit: bool) -> dict[str, object] | None:
-    """The loomlint table of ``path``; ``None`` for a pyproject.toml without one."""
+def _read_config_table(path: Path, cwd: Path, *, explicit: bool) -> _ConfigTable | None:
+    """The loomlint table of ``path``; ``None`` for a file without one, unless ``explicit``."""
     display = _display(path, cwd)
+    if path.suffix in (".ini", ".cfg"):
+        return _read_ini_section(path, display, explicit=explicit)
     data = _read_toml(path, display)
     if path.name != PYPROJECT:
-        return data
+        return _ConfigTable(data, "")
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{display}: [tool] must be a table")
     section = cast("dict[str, object]", tool).get("loomlint")
     if section is None:
-        return {} if explicit else None
+        return _ConfigTable({}, "tool.loomlint") if explicit else None
     if not isinstance(section, dict):
         raise ConfigError(f"{display}: [tool.loomlint] must be a table")
-    return cast("dict[str, object]", section)
+    return _ConfigTable(cast("dict[str, object]", section), "tool.loomlint")
+
+
+_INI_LISTS = frozenset(
+    {
+        "accessors",
+        "content-fields",
+        "exclude",
+        "extend-exclude",
+        "extend-ignore",
+        "extend-select",
+        "ignore",
+        "preset",
+        "sanitizers",
+        "select",
+    }
+)
+_INI_BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
+_INI_BOOLEANS.update({"false": False, "no": False, "off": False, "0": False})
+
+
+def _read_ini_section(path: Path, display: str, *, explicit: bool) -> _ConfigTable | None:
+    """``[loomlint]`` or ``[tool:loomlint]`` of an INI file, as the TOML table it stands for:
+    lists are comma- or line-separated, ``per-file-ignores`` is one ``pattern: CODES`` per
+    line (flake8's shape), and keys may be spelled with ``_`` as mypy's own are."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8-sig"), source=display)
+    except OSError as exc:
+        raise ConfigError(f"{display}: cannot read the file: {exc.strerror or exc}") from exc
+    except (configparser.Error, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{display}: invalid INI: {exc}") from exc
+    name = next((section for section in INI_SECTIONS if parser.has_section(section)), None)
+    if name is None:
+        return _ConfigTable({}, INI_SECTIONS[0], ini=True) if explicit else None
+    data: dict[str, object] = {}
+    for raw_key, value in parser.items(name):
+        key = raw_key.replace("_", "-")
+        where = f"{display}: [{name}] key '{key}'"
+        if key in _INI_LISTS:
+            data[key] = [item.strip() for item in re.split(r"[,\n]", value) if item.strip()]
+        elif key == "report-unused-suppressions":
+            if value.strip().lower() not in _INI_BOOLEANS:
+                raise ConfigError(f"{where}: expected true or false, got '{value}'")
+            data[key] = _INI_BOOLEANS[value.strip().lower()]
+        elif key == "per-file-ignores":
+            data[key] = _ini_per_file_ignores(value, where)
+        elif key == "spi":
+            raise ConfigError(
+                f"{where}: an SPI is declared as a table, which INI cannot hold; "
+                "declare it in pyproject.toml ([tool.loomlint.spi.NAME]) or loomlint.toml"
+            )
+        else:
+            data[key] = value.strip()
+    return _ConfigTable(data, name, ini=True)
+
+
+def _ini_per_file_ignores(value: str, where: str) -> dict[str, object]:
+    entries: dict[str, object] = {}
+    for line in value.splitlines():
+        if not line.strip():
+            continue
+        pattern, colon, codes = line.rpartition(":")
+        if not colon or not pattern.strip():
+            raise ConfigError(
+                f"{where}: expected one 'pattern: CODES' per line, e.g. "
+                f"'tests/**: LML003', got '{line.strip()}'"
+            )
+        entries[pattern.strip()] = [c.strip() for c in codes.split(",") if c.strip()]
+    return entries
 
 
 def _read_toml(path: Path, display: str) -> dict[str, object]:
@@ -353,6 +447,14 @@ class _TableReader:
     def error(self, key: str, problem: str, *, subtable: str = "") -> ConfigError:
         return ConfigError(f"{self.label(subtable)}key '{key}': {problem}")
 
+    def example_per_file_ignores(self, pattern: str, codes: Sequence[str]) -> str:
+        """One ``per-file-ignores`` entry as this file's format writes it."""
+        listed = ", ".join(json.dumps(code) for code in codes)
+        return f"{json.dumps(pattern)} = [{listed}]"
+
+    def example_per_file_ignores_table(self) -> str:
+        return f"per-file-ignores = {{ {self.example_per_file_ignores('tests/**', ['LML003'])} }}"
+
     def reject_unknown_keys(self) -> None:
         for key in self.data:
             if key in CONFIG_KEYS:
@@ -392,6 +494,16 @@ class _TableReader:
         if not isinstance(value, dict):
             raise self.error(key, f"expected a table, got {_describe(value)}")
         return cast("dict[str, object]", value)
+
+
+class _IniReader(_TableReader):
+    """A ``[loomlint]`` section of an INI file: its examples are written as INI."""
+
+    def example_per_file_ignores(self, pattern: str, codes: Sequence[str]) -> str:
+        return f"'{pattern}: {', '.join(codes)}'"
+
+    def example_per_file_ignores_table(self) -> str:
+        return "'per-file-ignores = tests/**: LML003' (one 'pattern: CODES' per line)"
 
 
 def _is_string_list(value: object) -> TypeGuard[list[str]]:
@@ -450,8 +562,13 @@ def _build_settings(
     known_codes = sorted(catalog.rules)
 
     file_select = reader.codes("select", known_codes)
-    file_ignore = reader.codes("ignore", known_codes) or ()
+    file_extend_select = reader.codes("extend-select", known_codes) or ()
+    file_ignore = (
+        *(reader.codes("ignore", known_codes) or ()),
+        *(reader.codes("extend-ignore", known_codes) or ()),
+    )
     cli_select = _cli_codes("--select", overrides.select, known_codes)
+    cli_extend_select = _cli_codes("--extend-select", overrides.extend_select, known_codes) or ()
     cli_ignore = _cli_codes("--ignore", overrides.ignore, known_codes) or ()
 
     report_unused = overrides.report_unused_suppressions
@@ -459,12 +576,17 @@ def _build_settings(
         # Selecting LML100 by its full code asks for it, as selecting RUF100 does in Ruff.
         effective_select = cli_select if cli_select is not None else file_select
         report_unused = bool(reader.boolean("report-unused-suppressions")) or (
-            UNUSED_SUPPRESSION_CODE in (effective_select or ())
+            UNUSED_SUPPRESSION_CODE
+            in (*(effective_select or ()), *file_extend_select, *cli_extend_select)
         )
 
-    layers = [SelectionLayer(select=file_select, ignore=file_ignore)]
-    if cli_select is not None or cli_ignore:
-        layers.append(SelectionLayer(select=cli_select, ignore=cli_ignore))
+    layers = [
+        SelectionLayer(select=file_select, ignore=file_ignore, extend_select=file_extend_select)
+    ]
+    if cli_select is not None or cli_ignore or cli_extend_select:
+        layers.append(
+            SelectionLayer(select=cli_select, ignore=cli_ignore, extend_select=cli_extend_select)
+        )
     enabled = resolve_enabled_codes(known_codes, layers, report_unused_suppressions=report_unused)
 
     available = dict(catalog.presets)
@@ -632,13 +754,24 @@ def _per_file_ignores(
     reader: _TableReader, known_codes: Sequence[str]
 ) -> tuple[PerFileIgnore, ...]:
     entries: list[PerFileIgnore] = []
-    for pattern, codes in reader.table("per-file-ignores").items():
+    value = reader.data.get("per-file-ignores", {})
+    if not isinstance(value, dict):
+        raise reader.error(
+            "per-file-ignores",
+            "expected a table of glob patterns to lists of rule codes, e.g. "
+            f"{reader.example_per_file_ignores_table()}, got {_describe(value)}",
+        )
+    for pattern, codes in cast("dict[str, object]", value).items():
 
         def error(problem: str, pattern: str = pattern) -> ConfigError:
             return reader.error(pattern, problem, subtable="per-file-ignores")
 
         if not _is_string_list(codes):
-            raise error(f"expected a list of rule codes, got {_describe(codes)}")
+            given = re.findall(r"[A-Za-z]+[0-9]*", codes) if isinstance(codes, str) else []
+            example = reader.example_per_file_ignores(pattern, given or ["LML003"])
+            raise error(
+                f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}"
+            )
         selectors = codes
         _check_selectors(selectors, known_codes, error)
         if check_patterns([pattern.removeprefix("!")]) is not None:

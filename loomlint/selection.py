@@ -4,6 +4,8 @@ The semantics are Ruff's. A selector is a code or a prefix of codes (``LML003``,
 ``LML``, or ``ALL``). Within one layer (the configuration file, then the command line) the
 most specific selector that matches a code decides, and at equal specificity ``ignore`` wins.
 A layer with a ``select`` starts from nothing; a layer without one refines the layer below.
+``extend-select`` selects more on top of either (Ruff's meaning), and ``extend-ignore`` is
+another ``ignore``.
 
 Two kinds of codes stand outside ``select``: the analysis codes (LML9xx: a file could not be
 analysed) are always reported unless ignored, so a narrow ``select`` can never hide that a file
@@ -59,6 +61,8 @@ class SelectionLayer:
 
     select: tuple[str, ...] | None
     ignore: tuple[str, ...]
+    # ``extend-select``: selected on top of ``select`` (or of the layer below, without one).
+    extend_select: tuple[str, ...] = ()
 
 
 def resolve_enabled_codes(
@@ -89,11 +93,11 @@ def resolve_enabled_codes(
 def _layer_enables(layer: SelectionLayer, code: str, enabled_below: bool) -> bool:
     # Walk the matching selectors from least to most specific; the last word wins, and an
     # ignore beats a select of the same specificity because it is applied after it.
-    decisions: list[tuple[int, int, bool]] = []
-    if layer.select is not None:
-        decisions.extend(
-            (_specificity(s), 0, True) for s in layer.select if selector_matches(s, code)
-        )
+    decisions: list[tuple[int, int, bool]] = [
+        (_specificity(s), 0, True)
+        for s in (*(layer.select or ()), *layer.extend_select)
+        if selector_matches(s, code)
+    ]
     decisions.extend((_specificity(s), 1, False) for s in layer.ignore if selector_matches(s, code))
     if not decisions:
         return enabled_below if layer.select is None else False

@@ -1,7 +1,8 @@
 """``[tool.loomlint]`` for the plugin: read once per mypy run, and fingerprinted for its cache.
 
 The plugin reads the same configuration as ``loomlint check`` (``loomlint.config``): the
-``pyproject.toml`` or ``loomlint.toml`` found walking up from mypy's configuration file, or
+``loomlint.toml``, ``pyproject.toml`` (``[tool.loomlint]``), or ``mypy.ini`` / ``setup.cfg``
+(``[loomlint]`` or ``[tool:loomlint]``) found walking up from mypy's configuration file, or
 from the current directory when mypy has none. mypy stores ``fingerprint`` with every cached
 module (``report_config_data``), so a change of presets, accessors, content fields or enabled
 rules re-checks every module, and an unchanged one lets a warm cache replay the findings.

@@ -8,7 +8,9 @@ from pathlib import Path
 from loomlint.diagnostics import Diagnostic
 from loomlint.output import OutputFormat
 from loomlint.output.github import render_github
+from loomlint.output.gitlab import render_gitlab
 from loomlint.output.json import render_json, render_json_statistics
+from loomlint.output.junit import render_junit
 from loomlint.output.sarif import render_sarif
 from loomlint.output.text import render_text
 
@@ -26,11 +28,16 @@ def render_report(
     quiet: bool = False,
 ) -> str:
     """The report in ``output_format``. ``statistics`` applies to text and json only;
-    ``quiet`` (no summary) to text only. SARIF URIs are relative to ``source_root``."""
+    ``quiet`` (no summary) to text only. SARIF URIs and GitLab paths are relative to
+    ``source_root``."""
     if output_format == "json":
         return render_json_statistics(diagnostics) if statistics else render_json(diagnostics)
     if output_format == "sarif":
         return render_sarif(diagnostics, source_root=source_root, cwd=cwd)
     if output_format == "github":
         return render_github(diagnostics)
+    if output_format == "gitlab":
+        return render_gitlab(diagnostics, source_root=source_root, cwd=cwd)
+    if output_format == "junit":
+        return render_junit(diagnostics)
     return render_text(diagnostics, statistics=statistics, quiet=quiet)

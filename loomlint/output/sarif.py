@@ -12,6 +12,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -37,8 +38,10 @@ __all__ = [
     "SARIF_VERSION",
     "SRCROOT",
     "LineReader",
+    "LocatedFinding",
     "build_sarif",
     "finding_fingerprint",
+    "located_findings",
     "render_sarif",
 ]
 
@@ -64,30 +67,31 @@ def build_sarif(
     cwd: Path,
     read_lines: LineReader | None = None,
 ) -> _JsonObject:
-    reader = read_lines if read_lines is not None else SourceLines(cwd)
     rules = [rule for _, rule in sorted(load_catalog().rules.items())]
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
-    occurrences: Counter[str] = Counter()
     results: list[_JsonObject] = []
-    for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key):
-        location = _artifact_location(diagnostic.path, source_root, cwd)
-        line_text = line_at(reader(diagnostic.path), diagnostic.line)
-        # Keyed by the root-relative URI, so running from another folder keeps fingerprints.
-        fingerprint = finding_fingerprint(str(location["uri"]), diagnostic.code, line_text)
-        occurrences[fingerprint] += 1
+    for finding in located_findings(
+        diagnostics, source_root=source_root, cwd=cwd, read_lines=read_lines
+    ):
+        diagnostic = finding.diagnostic
         result: _JsonObject = {
             "ruleId": diagnostic.code,
             "level": level_of(diagnostic.code),
             "message": {"text": diagnostic.message},
             "locations": [
-                {"physicalLocation": {"artifactLocation": location, "region": _region(diagnostic)}}
+                {
+                    "physicalLocation": {
+                        "artifactLocation": finding.location,
+                        "region": _region(diagnostic),
+                    }
+                }
             ],
-            "partialFingerprints": {FINGERPRINT_KEY: f"{fingerprint}:{occurrences[fingerprint]}"},
+            "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
         }
         if diagnostic.code in rule_index:
             result["ruleIndex"] = rule_index[diagnostic.code]
         if diagnostic.fix is not None and diagnostic.fix.edits:
-            result["fixes"] = [_fix(diagnostic.fix, location)]
+            result["fixes"] = [_fix(diagnostic.fix, finding.location)]
         results.append(result)
     return {
         "$schema": SARIF_SCHEMA_URI,
@@ -109,6 +113,47 @@ def build_sarif(
             }
         ],
     }
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedFinding:
+    """A finding with where a report says it is, and its identity across line shifts."""
+
+    diagnostic: Diagnostic
+    # SARIF's artifactLocation: a %SRCROOT%-relative URI, or a file URI outside the root.
+    location: _JsonObject
+    # The path relative to the source root (posix), or absolute outside it.
+    path: str
+    # The partial fingerprint, with the finding's occurrence number among identical ones.
+    fingerprint: str
+
+
+def located_findings(
+    diagnostics: Sequence[Diagnostic],
+    *,
+    source_root: Path,
+    cwd: Path,
+    read_lines: LineReader | None = None,
+) -> list[LocatedFinding]:
+    """The findings in report order, located and fingerprinted (SARIF and GitLab share them)."""
+    reader = read_lines if read_lines is not None else SourceLines(cwd)
+    occurrences: Counter[str] = Counter()
+    located: list[LocatedFinding] = []
+    for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key):
+        location = _artifact_location(diagnostic.path, source_root, cwd)
+        line_text = line_at(reader(diagnostic.path), diagnostic.line)
+        # Keyed by the root-relative URI, so running from another folder keeps fingerprints.
+        fingerprint = finding_fingerprint(str(location["uri"]), diagnostic.code, line_text)
+        occurrences[fingerprint] += 1
+        absolute = Path(os.path.normpath(cwd / diagnostic.path))
+        try:
+            path = absolute.relative_to(source_root).as_posix()
+        except ValueError:
+            path = absolute.as_posix()
+        located.append(
+            LocatedFinding(diagnostic, location, path, f"{fingerprint}:{occurrences[fingerprint]}")
+        )
+    return located
 
 
 def _rule_descriptor(rule: Rule) -> _JsonObject:

@@ -30,7 +30,8 @@ KNOWN = "LML001, LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904,
         (
             'colour = "blue"',
             "pyproject.toml: [tool.loomlint] unknown key 'colour' (known keys: accessors, "
-            "content-fields, exclude, extend-exclude, ignore, mypy-config-file, per-file-ignores, "
+            "content-fields, exclude, extend-exclude, extend-ignore, extend-select, ignore, "
+            "mypy-config-file, per-file-ignores, "
             "preset, report-unused-suppressions, sanitizers, select, spi, types)",
         ),
         (
@@ -107,13 +108,14 @@ KNOWN = "LML001, LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904,
         ),
         (
             'per-file-ignores = ["tests"]',
-            "pyproject.toml: [tool.loomlint] key 'per-file-ignores': expected a table, "
-            "got a list with a non-string item",
+            "pyproject.toml: [tool.loomlint] key 'per-file-ignores': expected a table of glob "
+            'patterns to lists of rule codes, e.g. per-file-ignores = { "tests/**" = ["LML003"] '
+            "}, got a list with a non-string item",
         ),
         (
             'per-file-ignores = { "tests/*" = "LML001" }',
             "pyproject.toml: [tool.loomlint.per-file-ignores] key 'tests/*': expected a list of "
-            "rule codes, got a string ('LML001')",
+            'rule codes, e.g. "tests/*" = ["LML001"], got a string (\'LML001\')',
         ),
         (
             'per-file-ignores = { "tests/*" = ["LML01x"] }',
@@ -238,7 +240,7 @@ def test_loomlint_toml_subtable_errors(tmp_path: Path, load: Load) -> None:
         load()
     assert str(raised.value) == (
         "loomlint.toml: [per-file-ignores] key 'a.py': expected a list of rule codes, "
-        "got a string ('LML001')"
+        'e.g. "a.py" = ["LML001"], got a string (\'LML001\')'
     )
 
 

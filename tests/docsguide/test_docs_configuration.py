@@ -36,3 +36,19 @@ def test_every_key_has_a_section() -> None:
 def test_the_default_exclude_list_is_the_real_one() -> None:
     section = TEXT.split("### `exclude`", 1)[1].split("Gitignore-style patterns", 1)[0]
     assert re.findall(r"`([^`]+)`", section) == list(DEFAULT_EXCLUDE)
+
+
+def test_every_check_option_is_documented_and_explained() -> None:
+    import click
+
+    from loomlint.cli import check_command
+
+    table = TEXT.split("## Command-line options", 1)[1].split("Other commands:", 1)[0]
+    documented = set(re.findall(r"^\| `(-[^` ,]+(?:, --[^` ]+)?)", table, flags=re.M))
+    names = {name.split(", ")[-1] for name in documented}
+    for parameter in check_command.params:
+        if not isinstance(parameter, click.Option) or parameter.name == "help":
+            continue
+        option = max(parameter.opts, key=len)
+        assert option in names, f"{option} is not in the options table of configuration.md"
+        assert parameter.help and len(parameter.help) > 20, f"{option} has no help text"

@@ -127,3 +127,35 @@ def test_mypys_parallel_workers_report_the_same_findings(tmp_path: Path, mypy_ca
         ("other.py", 9, "loom-content-coercion"),
         ("other.py", 10, "loom-content-use"),
     }
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "section"),
+    [("mypy.ini", "loomlint"), ("setup.cfg", "tool:loomlint"), ("setup.cfg", "loomlint")],
+)
+def test_the_loomlint_section_of_mypy_ini_or_setup_cfg(
+    tmp_path: Path, name: str, section: str
+) -> None:
+    root, cache = tmp_path / "project", tmp_path / "cache"
+    root.mkdir()
+    (root / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    config = root / name
+    config.write_text(
+        f"[mypy]\nplugins = loomlint.mypy_plugin\nstrict = True\n\n[{section}]\nignore = LML001\n",
+        encoding="utf-8",
+    )
+    run = run_mypy(
+        ["--config-file", str(config), "--cache-dir", str(cache), "helpers.py"], cwd=root
+    )
+    assert run.keys() == {SHOW_PRINT}, run.stdout + run.stderr
+    # per-file-ignores in flake8's shape; the change re-checks the cached module.
+    config.write_text(
+        "[mypy]\nplugins = loomlint.mypy_plugin\nstrict = True\n\n"
+        f"[{section}]\nper_file_ignores =\n    helpers.py: LML003\n",
+        encoding="utf-8",
+    )
+    run = run_mypy(
+        ["--config-file", str(config), "--cache-dir", str(cache), "helpers.py"], cwd=root
+    )
+    assert run.keys() == {SHOW_LOOSE}, run.stdout + run.stderr
