@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Load, WriteConfig
 
-from loomlint.config import ConfigError
+from loomlint.config import ConfigError, Settings
+
+WriteConfig = Callable[..., Path]
+Load = Callable[..., Settings]
 
 ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
 
