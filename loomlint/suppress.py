@@ -7,6 +7,9 @@
 - ``# noqa: E501, LML003`` covers the LML codes it names on its own line; other tools' codes
   are left to them. A bare ``# noqa`` covers everything (Ruff's convention) and is never
   reported as unused, since it may be meant for another tool.
+- ``# loomlint: noqa`` on a line of its own covers the whole file (Ruff's ``# ruff: noqa``);
+  ``# loomlint: noqa: LML003, LML001`` covers those codes in the whole file. At the end of a
+  line of code it is not a directive (it would read as a line suppression that is not one).
 
 Comments are found with ``tokenize``, so ``"# noqa"`` inside a string is not a comment. Where
 the tokenizer gives up (broken files still get LML9xx diagnostics and suppressions), the rest of
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -28,10 +32,13 @@ from loomlint.diagnostics import Diagnostic
 
 UNUSED_SUPPRESSION = "LML100"
 
-SuppressionKind = Literal["loomlint", "noqa"]
+SuppressionKind = Literal["loomlint", "noqa", "file"]
 StatementRange = Callable[[int], tuple[int, int] | None]
 
-_DIRECTIVE = re.compile(r"#\s*(?:(?P<loomlint>loomlint\s*:\s*ignore)|(?P<noqa>noqa))", re.I)
+_DIRECTIVE = re.compile(
+    r"#\s*(?:(?P<loomlint>loomlint\s*:\s*ignore)|(?P<file>loomlint\s*:\s*noqa)|(?P<noqa>noqa))",
+    re.I,
+)
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 _BRACKETED = re.compile(r"\s*\[(?P<body>[^\]\n]*)\]")
 _NOQA_CODE = re.compile(r"[\s,]*(?P<code>[A-Za-z]+[0-9]+)")
@@ -169,6 +176,10 @@ def _directives(
 ) -> Iterator[Suppression]:
     for match in _DIRECTIVE.finditer(text):
         kind: SuppressionKind = "loomlint" if match.group("loomlint") else "noqa"
+        if match.group("file"):
+            kind = "file"
+            if not own_line:
+                continue
         parsed = (_loomlint_codes if kind == "loomlint" else _noqa_codes)(text, match.end())
         if parsed is None:
             continue
@@ -291,6 +302,8 @@ def apply_suppressions(
 def _covered_lines(
     suppression: Suppression, statement_range: StatementRange
 ) -> tuple[int, int] | None:
+    if suppression.kind == "file":
+        return 1, sys.maxsize
     if not suppression.own_line or suppression.kind == "noqa":
         return suppression.line, suppression.line
     target = suppression.next_code_line
@@ -309,14 +322,16 @@ def _unused(
     names = suppression.code_names
     if names is not None and UNUSED_SUPPRESSION in names:
         return  # naming LML100 beside LML003 says: keep LML003 even if nothing matches
-    if not covers_something:
+    if suppression.kind == "file":
+        problem = "no {code}finding in this file"
+    elif not covers_something:
         problem = "no statement starts on the line after this comment"
     elif suppression.own_line and suppression.kind == "loomlint":
         problem = "no {code}finding in the next statement"
     else:
         problem = "no {code}finding on this line"
     if suppression.codes is None:
-        if not used and suppression.kind == "loomlint":
+        if not used and suppression.kind != "noqa":
             message = f"unused suppression: {problem.format(code='')}"
             yield _lml100(path, suppression, suppression.column, suppression.end_column, message)
         return
