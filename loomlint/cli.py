@@ -10,6 +10,7 @@ SIGTERM stopped the run (``loomlint.interrupt``). Errors are printed as
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import io
 import json
@@ -17,7 +18,7 @@ import os
 import sys
 import tokenize
 import traceback
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, NoReturn, Protocol, cast
@@ -83,6 +84,7 @@ class RunCheck(Protocol):
         progress: ProgressCallback | None = None,
         debug: bool = False,
         use_cache: bool = True,
+        sources: Mapping[str, bytes] | None = None,
     ) -> RunResult: ...
 
 
@@ -308,6 +310,26 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "sarif or github the report is unchanged and the counts go to stderr.",
 )
 @click.option(
+    "--stdin-filename",
+    metavar="PATH",
+    help="Read the source from standard input and check it as the file PATH (which need not "
+    "exist): configuration, per-file-ignores and presets apply as at PATH, and mypy types it "
+    "with the project's imports. For editors checking an unsaved buffer; no PATHS then.",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Write a suppression for every finding reported now (`# noqa: CODE` at the end of "
+    "its line, or `# loomlint: ignore[CODE]` above a statement where a comment cannot end the "
+    "line) instead of a report. A file that changed during the run is left alone. Exits 0 "
+    "when every finding is suppressed.",
+)
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="Under each fixable finding (text format), show the edit `loomlint fix` would make.",
+)
+@click.option(
     "--exit-zero",
     is_flag=True,
     help="Exit 0 even when findings are reported (errors still exit 2, interruptions 130 or "
@@ -348,6 +370,9 @@ def check_command(
     baseline_file: Path | None,
     write_baseline_file: Path | None,
     statistics: bool,
+    stdin_filename: str | None,
+    add_noqa: bool,
+    show_fixes: bool,
     exit_zero: bool,
     shard_text: str | None,
     quiet: bool,
@@ -382,8 +407,9 @@ def check_command(
         _check_gate_options(
             diff_revision, baseline_file, write_baseline_file, statistics, output_file
         )
+        _check_input_options(paths, stdin_filename, add_noqa, write_baseline_file, shard_text)
         settings, files = _settings_and_files(
-            paths,
+            paths if stdin_filename is None else (),
             _Selection(select, ignore, extend_select, extend_ignore),
             presets,
             no_types,
@@ -391,11 +417,23 @@ def check_command(
             report_unused_suppressions,
             quiet=quiet,
             shard_text=shard_text,
+            stdin_filename=stdin_filename,
         )
         # Both are read before the (long) run, so a bad revision or file fails at once.
         changed = _changed_lines(diff_revision, settings, files)
         baseline = _load_baseline(baseline_file)
-        run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
+        given: dict[str, bytes] = {}
+        if stdin_filename is not None:
+            given[files[0]] = sys.stdin.buffer.read()
+        analysed = _digests(files) if add_noqa else {}
+        run = _run(
+            files,
+            settings,
+            debug=debug,
+            quiet=quiet,
+            no_cache=no_cache or stdin_filename is not None,
+            sources=given,
+        )
         diagnostics = sorted(
             (d for result in run.results for d in result.diagnostics), key=lambda d: d.sort_key
         )
@@ -409,6 +447,9 @@ def check_command(
             )
         if changed is not None:
             diagnostics = _keep_changed(diagnostics, changed, settings, quiet=quiet)
+        if add_noqa:
+            remaining = _add_noqa(diagnostics, analysed, quiet=quiet)
+            raise SystemExit(exit_code(remaining))
         report = render_report(
             output_format,
             diagnostics,
@@ -416,6 +457,7 @@ def check_command(
             cwd=settings.cwd,
             statistics=statistics,
             quiet=quiet,
+            show_fixes=show_fixes,
         )
         _write(report, output_file)
         if statistics and output_format not in STATISTICS_FORMATS:
@@ -584,6 +626,7 @@ def _settings_and_files(
     *,
     quiet: bool,
     shard_text: str | None = None,
+    stdin_filename: str | None = None,
 ) -> tuple[Settings, list[str]]:
     try:
         shard = parse_shard(shard_text) if shard_text is not None else None
@@ -599,6 +642,9 @@ def _settings_and_files(
     )
     try:
         settings = load_settings(Path.cwd(), config_path, overrides)
+        if stdin_filename is not None:
+            # The file need not exist (an unsaved buffer): it is named, not discovered.
+            return settings, [_display_path(stdin_filename, settings)]
         discovery = discover_files(paths or (".",), settings)
     except (ConfigError, DiscoveryError) as exc:
         raise _Failure(str(exc)) from exc
@@ -620,7 +666,13 @@ def _settings_and_files(
 
 
 def _run(
-    files: Sequence[str], settings: Settings, *, debug: bool, quiet: bool, no_cache: bool
+    files: Sequence[str],
+    settings: Settings,
+    *,
+    debug: bool,
+    quiet: bool,
+    no_cache: bool,
+    sources: Mapping[str, bytes] | None = None,
 ) -> RunResult:
     run_check = _load_runner()
     with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
@@ -631,10 +683,90 @@ def _run(
             progress=progress if progress.enabled else None,
             debug=debug,
             use_cache=not no_cache,
+            sources=sources,
         )
     for note in dict.fromkeys(run.notes):
         _stderr(f"note: {note}", quiet=quiet)
     return run
+
+
+def _display_path(path: str, settings: Settings) -> str:
+    """A named path as reports show it: relative to the current folder when inside it."""
+    absolute = Path(os.path.normpath(settings.cwd / path))
+    try:
+        return absolute.relative_to(settings.cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def _check_input_options(
+    paths: tuple[str, ...],
+    stdin_filename: str | None,
+    add_noqa: bool,
+    write_baseline_file: Path | None,
+    shard_text: str | None,
+) -> None:
+    if stdin_filename is not None:
+        if paths:
+            raise _Failure(
+                "--stdin-filename checks the source read from standard input; "
+                "it cannot be combined with PATHS"
+            )
+        for given, option in ((add_noqa, "--add-noqa"), (shard_text is not None, "--shard")):
+            if given:
+                raise _Failure(f"--stdin-filename cannot be combined with {option}")
+    if add_noqa and write_baseline_file is not None:
+        raise _Failure("--add-noqa cannot be combined with --write-baseline")
+
+
+def _digests(files: Sequence[str]) -> dict[str, str | None]:
+    """Each file's bytes as the run will read them, to tell later whether it changed."""
+    digests: dict[str, str | None] = {}
+    for path in files:
+        try:
+            digests[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            digests[path] = None
+    return digests
+
+
+def _add_noqa(
+    diagnostics: Sequence[Diagnostic], analysed: Mapping[str, str | None], *, quiet: bool
+) -> list[Diagnostic]:
+    """Write the suppressions (see ``loomlint.add_noqa``); the findings left unsuppressed."""
+    from loomlint.add_noqa import add_noqa, suppressible
+
+    remaining = [d for d in diagnostics if not suppressible(d)]
+    by_file: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        if suppressible(diagnostic):
+            by_file.setdefault(diagnostic.path, []).append(diagnostic)
+    added = files = 0
+    for path, findings in sorted(by_file.items()):
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise _Failure(f"cannot read '{path}' to add suppressions: {exc.strerror}") from exc
+        if hashlib.sha256(raw).hexdigest() != analysed.get(path):
+            _stderr(f"warning: '{path}' changed during the run; no suppression was added to it")
+            remaining.extend(findings)
+            continue
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+            text = raw.decode(encoding)
+        except (SyntaxError, UnicodeDecodeError) as exc:
+            raise _Failure(f"cannot read '{path}' to add suppressions: {exc}") from exc
+        edit = add_noqa(text, findings)
+        try:
+            write_atomically(Path(path), edit.text.encode(encoding))
+        except OSError as exc:
+            raise _Failure(f"cannot write '{path}': {exc.strerror or exc}") from exc
+        added += len(findings)
+        files += 1
+    _stderr(
+        f"Added suppressions of {_count(added, 'finding')} in {_count(files, 'file')}.", quiet=quiet
+    )
+    return remaining
 
 
 def _check_gate_options(

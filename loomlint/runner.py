@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,10 +50,14 @@ def run_check(
     progress: ProgressCallback | None = None,
     debug: bool = False,
     use_cache: bool = True,
+    sources: Mapping[str, bytes] | None = None,
 ) -> RunResult:
+    """Check ``files``. ``sources`` gives the text of files not to be read from disk (an
+    editor's unsaved buffer, ``--stdin-filename``); they are checked as if they were there."""
+
     def work() -> RunResult:
         leave_interrupts_to_the_main_thread()
-        return _Run(settings, progress, debug, use_cache).run(files)
+        return _Run(settings, progress, debug, use_cache).run(files, sources or {})
 
     return deep_stack(work)
 
@@ -93,12 +97,15 @@ class _Run:
             elapsed = time.perf_counter() - self._started
             print(f"loomlint timings: {elapsed:7.2f} s  {phase}", file=sys.stderr)
 
-    def run(self, files: Sequence[Path | str]) -> RunResult:
+    def run(self, files: Sequence[Path | str], given: Mapping[str, bytes]) -> RunResult:
         paths = [str(f) for f in files]
         self._total = len(paths)
         results: dict[str, FileResult] = {}
         sources: dict[str, bytes] = {}
         for path in paths:
+            if path in given:
+                sources[path] = given[path]
+                continue
             try:
                 sources[path] = Path(path).read_bytes()
             except OSError as exc:

@@ -26,10 +26,11 @@ def render_report(
     cwd: Path,
     statistics: bool = False,
     quiet: bool = False,
+    show_fixes: bool = False,
 ) -> str:
     """The report in ``output_format``. ``statistics`` applies to text and json only;
-    ``quiet`` (no summary) to text only. SARIF URIs and GitLab paths are relative to
-    ``source_root``."""
+    ``quiet`` (no summary) and ``show_fixes`` to text only. SARIF URIs and GitLab paths are
+    relative to ``source_root``."""
     if output_format == "json":
         return render_json_statistics(diagnostics) if statistics else render_json(diagnostics)
     if output_format == "sarif":
@@ -40,4 +41,4 @@ def render_report(
         return render_gitlab(diagnostics, source_root=source_root, cwd=cwd)
     if output_format == "junit":
         return render_junit(diagnostics)
-    return render_text(diagnostics, statistics=statistics, quiet=quiet)
+    return render_text(diagnostics, statistics=statistics, quiet=quiet, show_fixes=show_fixes)

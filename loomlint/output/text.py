@@ -5,20 +5,32 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from loomlint.diagnostics import Diagnostic
+from loomlint.diagnostics import Diagnostic, Fix
 
 FIXABLE_MARK = "[*]"
 
 
 def render_text(
-    diagnostics: Sequence[Diagnostic], *, statistics: bool = False, quiet: bool = False
+    diagnostics: Sequence[Diagnostic],
+    *,
+    statistics: bool = False,
+    quiet: bool = False,
+    show_fixes: bool = False,
 ) -> str:
     """The findings (or, with ``statistics``, a count per code) and, unless ``quiet``, a summary.
 
-    Fixable findings carry ``[*]`` before the message, as in Ruff.
+    Fixable findings carry ``[*]`` before the message, as in Ruff; with ``show_fixes`` the
+    fix follows, indented: each edit (``line:col-line:col -> replacement``) and each import.
     """
     ordered = sorted(diagnostics, key=lambda d: d.sort_key)
-    lines = _statistics_lines(ordered) if statistics else [_finding_line(d) for d in ordered]
+    if statistics:
+        lines = _statistics_lines(ordered)
+    else:
+        lines: list[str] = []
+        for diagnostic in ordered:
+            lines.append(_finding_line(diagnostic))
+            if show_fixes and diagnostic.fix is not None:
+                lines.extend(fix_lines(diagnostic.fix))
     if not quiet:
         lines.append(summary_line(ordered))
     return "".join(f"{line}\n" for line in lines)
@@ -30,6 +42,17 @@ def _finding_line(diagnostic: Diagnostic) -> str:
         f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: "
         f"{diagnostic.code}{mark} {diagnostic.message}"
     )
+
+
+def fix_lines(fix: Fix) -> list[str]:
+    """A fix, for a person: its description, its edits and the imports it adds."""
+    lines = [f"    fix: {fix.description}"]
+    lines.extend(
+        f"      {e.line}:{e.column}-{e.end_line}:{e.end_column} -> {e.replacement}"
+        for e in fix.edits
+    )
+    lines.extend(f"      + import {name}" for name in fix.imports)
+    return lines
 
 
 def _statistics_lines(diagnostics: Sequence[Diagnostic]) -> list[str]:

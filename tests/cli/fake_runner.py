@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,8 @@ class FakeRunner:
     calls: list[tuple[list[str], Settings]] = field(
         default_factory=list[tuple[list[str], Settings]]
     )
+    # The sources each call was given instead of files on disk.
+    sources: list[dict[str, bytes]] = field(default_factory=list[dict[str, bytes]])
     # Whether each call was given a progress callback.
     progress_given: list[bool] = field(default_factory=list[bool])
 
@@ -37,8 +39,10 @@ class FakeRunner:
         progress: Callable[[int, int], None] | None = None,
         debug: bool = False,
         use_cache: bool = True,
+        sources: Mapping[str, bytes] | None = None,
     ) -> FakeRunResult:
         self.calls.append(([str(f) for f in files], settings))
+        self.sources.append(dict(sources or {}))
         self.progress_given.append(progress is not None)
         if self.error is not None:
             raise self.error
