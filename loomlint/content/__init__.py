@@ -40,7 +40,9 @@ from loomlint.content.limits import (
     MAX_INLINE_BYTES,
     MAX_INLINE_TOTAL_BYTES,
     MAX_RESOLVED_BYTES,
+    MAX_TOOL_INPUT_DEPTH,
     MAX_TOOL_INPUT_NODES,
+    MAX_TOTAL_JSON_NODES,
 )
 from loomlint.content.media import Modality
 from loomlint.content.model_families import DEFAULT_BASE_URLS, Vendor, default_capabilities
@@ -91,7 +93,9 @@ __all__ = [
     "MAX_INLINE_BYTES",
     "MAX_INLINE_TOTAL_BYTES",
     "MAX_RESOLVED_BYTES",
+    "MAX_TOOL_INPUT_DEPTH",
     "MAX_TOOL_INPUT_NODES",
+    "MAX_TOTAL_JSON_NODES",
     "AudioPart",
     "AudioPartDict",
     "Content",

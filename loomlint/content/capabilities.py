@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loomlint.content.errors import UnsupportedModalityError, Where
+from loomlint.content.fields import UnreadableFieldError, read_field
 from loomlint.content.json_value import describe, exact_list
 from loomlint.content.media import Modality, modality_of
 from loomlint.content.parts import (
@@ -69,14 +70,15 @@ def assert_request_supported(
     recognise is refused as well (`guard_request` says what exactly is wrong with it).
     """
     declared = capabilities if capabilities is not None else ProviderCapabilities()
-    messages = exact_list(request.messages)
+    raw_messages = _field(request, "messages", Where())
+    messages = exact_list(raw_messages)
     if messages is None:
-        raise UnsupportedModalityError(f"messages is {describe(request.messages)}, not a list")
+        raise UnsupportedModalityError(f"messages is {describe(raw_messages)}, not a list")
     for index, message in enumerate(messages):
         where = Where(message=index)
         if not isinstance(message, LlmMessage):
             raise UnsupportedModalityError(f"not an LlmMessage: {describe(message)}", where)
-        _check_content(message.content, declared, where, nested=False)
+        _check_content(_field(message, "content", where), declared, where, nested=False)
 
 
 def _check_content(
@@ -95,7 +97,7 @@ def _check_content(
         if isinstance(part, (ImagePart, AudioPart, FilePart)):
             _check_media(part, declared, at)
         elif not nested and isinstance(part, ToolResultPart):
-            _check_content(part.content, declared, at, nested=True)
+            _check_content(_field(part, "content", at), declared, at, nested=True)
         elif not isinstance(part, TextPart) and (nested or not isinstance(part, ToolUsePart)):
             # Fail closed: a value that is no part of this SPI could be media in disguise.
             raise UnsupportedModalityError(f"not a supported part: {describe(part)}", at)
@@ -105,7 +107,7 @@ def _check_media(
     part: ImagePart | AudioPart | FilePart, declared: ProviderCapabilities, where: Where
 ) -> None:
     modality = modality_of(part)
-    media_type: object = part.media_type
+    media_type = _field(part, "media_type", where)
     if type(media_type) is not str or not declared.accepts(modality, media_type):
         patterns = declared.patterns(modality)
         shown = ", ".join(patterns) if patterns else "none"
@@ -115,3 +117,11 @@ def _check_media(
             where,
             media_type if type(media_type) is str else None,
         )
+
+
+def _field(owner: object, name: str, where: Where) -> object:
+    """``owner.<name>``; a field that cannot be read fails closed, like a part not recognised."""
+    try:
+        return read_field(owner, name)
+    except UnreadableFieldError as error:
+        raise UnsupportedModalityError(f"{name} {error}", where.at(name)) from None

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import NoReturn
 
+from loomlint.content.budget import JSONBudget
+from loomlint.content.fields import ROLES, as_role, one_of
 from loomlint.content.json_value import (
     JSONShapeError,
+    JSONTooLargeError,
     describe,
     exact_dict,
     exact_list,
-    validated_json,
 )
 from loomlint.content.parts import (
     AudioPart,
@@ -26,7 +28,6 @@ from loomlint.content.parts import (
     LlmMessage,
     MediaSource,
     RefSource,
-    Role,
     TextPart,
     ToolResultContentPart,
     ToolResultPart,
@@ -36,7 +37,6 @@ from loomlint.content.parts import (
 
 __all__ = ["from_json"]
 
-_ROLES: tuple[Role, ...] = ("system", "user", "assistant")
 _PART_TYPES = ("text", "image", "audio", "file", "tool_use", "tool_result")
 _RESULT_PART_TYPES = ("text", "image", "audio", "file")
 _MEDIA_KEYS = ("type", "media_type", "source")
@@ -47,35 +47,35 @@ def from_json(data: object) -> LlmMessage:
 
     Raises `ValueError` (and nothing else, on any input) whose message names the field path
     and the reason, e.g. ``content[2].source.kind: expected 'ref' or 'data', got 'url'``.
+    Tool inputs are held to the guard's caps (`MAX_TOOL_INPUT_NODES` nodes and
+    `MAX_TOOL_INPUT_DEPTH` deep each, `MAX_TOTAL_JSON_NODES` in all), counting a shared
+    sub-structure each time it is reached, so no input makes this slow or large.
     Unknown keys are refused (a misspelt ``mediaType`` is an error, not a silent drop);
     optional keys are absent, never ``null``.
     """
     fields = _object(data, "", required=("role", "content"))
-    role = _role(fields["role"])
+    role = as_role(fields["role"])
+    if role is None:
+        _fail("role", f"expected one of {one_of(ROLES)}, got {describe(fields['role'])}")
     content = fields["content"]
     if isinstance(content, str) and type(content) is str:
         return LlmMessage(role=role, content=content)
     items = _array(content, "content", "a string or an array of parts")
-    parts = [_part(item, f"content[{index}]") for index, item in enumerate(items)]
+    budget = JSONBudget()
+    parts = [_part(item, f"content[{index}]", budget) for index, item in enumerate(items)]
     return LlmMessage(role=role, content=parts)
 
 
-def _role(value: object) -> Role:
-    if type(value) is str:
-        for role in _ROLES:
-            if value == role:
-                return role
-    _fail("role", f"expected one of {_choices(_ROLES)}, got {describe(value)}")
-
-
-def _part(value: object, path: str) -> LlmContentPart:
+def _part(value: object, path: str, budget: JSONBudget) -> LlmContentPart:
     kind = _discriminant(value, path, _PART_TYPES)
     if kind == "tool_use":
         fields = _object(value, path, required=("type", "id", "name", "input"))
         try:
-            data = validated_json(fields["input"])
+            data = budget.validated(fields["input"])
         except JSONShapeError as error:
             _fail(f"{path}.input{error.path}", error.reason)
+        except JSONTooLargeError as error:
+            _fail(f"{path}.input", error.reason)
         return ToolUsePart(
             id=_string(fields, "id", path), name=_string(fields, "name", path), input=data
         )
@@ -162,7 +162,7 @@ def _discriminant(value: object, path: str, allowed: tuple[str, ...]) -> str:
         _fail(path, "missing key 'type'")
     kind = fields["type"]
     if type(kind) is not str or kind not in allowed:
-        _fail(f"{path}.type", f"expected one of {_choices(allowed)}, got {describe(kind)}")
+        _fail(f"{path}.type", f"expected one of {one_of(allowed)}, got {describe(kind)}")
     return kind
 
 
@@ -204,11 +204,6 @@ def _string(fields: dict[str, object], key: str, path: str) -> str:
     if not isinstance(value, str) or type(value) is not str:
         _fail(f"{path}.{key}" if path else key, f"expected a string, got {describe(value)}")
     return value
-
-
-def _choices(names: tuple[str, ...]) -> str:
-    quoted = [repr(name) for name in names]
-    return ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
 
 
 def _fail(path: str, reason: str) -> NoReturn:

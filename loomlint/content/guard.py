@@ -3,8 +3,9 @@
 Placement (which role may carry which part), orphan tool results, media type and modality,
 base64, ref sizes, provenance of untrusted media (fenced in a user message, refused anywhere
 else or when it names a ref), the inline byte caps, and a bounded iterative walk of tool
-inputs. Every internal helper takes ``object`` and checks the type itself: the guard's promise
-is to raise nothing but a `GuardError` subclass, whatever it is handed.
+inputs. Every internal helper takes ``object`` and checks the type itself, and every field is
+read through `read_field`: the guard's promise is to raise nothing but a `GuardError`
+subclass, whatever it is handed, a half-built object included.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from loomlint.content.budget import JSONBudget
 from loomlint.content.errors import (
     InvalidMediaError,
     MalformedRequestError,
@@ -23,16 +25,22 @@ from loomlint.content.errors import (
     Where,
 )
 from loomlint.content.fence import fence_close, fence_open
+from loomlint.content.fields import UnreadableFieldError, as_role, read_field
 from loomlint.content.json_value import (
     JSONShapeError,
     JSONTooLargeError,
     describe,
     exact_dict,
     exact_list,
-    validated_json,
 )
-from loomlint.content.limits import MAX_INLINE_BYTES, MAX_INLINE_TOTAL_BYTES, MAX_TOOL_INPUT_NODES
-from loomlint.content.media import inline_size, media_type_problem, modality_of, ref_problem
+from loomlint.content.limits import MAX_INLINE_BYTES, MAX_INLINE_TOTAL_BYTES
+from loomlint.content.media import (
+    check_base64,
+    inline_size,
+    media_type_problem,
+    modality_of,
+    ref_problem,
+)
 from loomlint.content.parts import (
     AudioPart,
     DataSource,
@@ -53,7 +61,6 @@ from loomlint.content.request import LlmRequest, ToolSpec
 
 __all__ = ["guard_request"]
 
-_ROLES: tuple[Role, ...] = ("system", "user", "assistant")
 _REMEDY = "store the bytes and send a RefSource(ContentRef(address)) instead of inline data"
 
 
@@ -78,10 +85,15 @@ def guard_request(
       non-negative int;
     - `UntrustedContentError`: an untrusted part outside a user message, or naming a ref;
     - `OversizedInlinePartError`: a part over ``max_inline_bytes`` decoded, or the request's
-      inline parts over ``max_inline_total_bytes`` in total (exactly at a cap passes);
-    - `OversizedToolInputError`: a tool_use input over `MAX_TOOL_INPUT_NODES` nodes;
+      inline parts over ``max_inline_total_bytes`` in total (exactly at a cap passes), judged
+      from the base64 length before anything is decoded;
+    - `OversizedToolInputError`: a tool_use input over `MAX_TOOL_INPUT_NODES` nodes or
+      `MAX_TOOL_INPUT_DEPTH` deep (deeper than ``json.dumps`` can be trusted to serialise),
+      or that takes the request's tool inputs and schemas over `MAX_TOTAL_JSON_NODES` nodes
+      (a sub-structure shared N times counts N times);
     - `MalformedRequestError`: anything not of the SPI's shape (a wrong type in a field, a
-      non-part in a content list, a role outside the three, a non-JSON or cyclic tool input).
+      field not set on a half-built object, a non-part in a content list, a role outside the
+      three, a non-JSON or cyclic tool input, a tool schema over the JSON caps).
 
     The caps themselves must be non-negative ints (else `ValueError`: a caller bug, not a bad
     request).
@@ -105,31 +117,33 @@ class _Walk:
     max_inline_total_bytes: int
     declared_ids: set[str] = field(default_factory=lambda: set[str]())
     inline_total: int = 0
+    json_budget: JSONBudget = field(default_factory=JSONBudget)
 
     def request(self, request: object) -> LlmRequest:
         if not isinstance(request, LlmRequest):
             raise MalformedRequestError(f"expected an LlmRequest, got {describe(request)}")
-        system: object = request.system
+        system = _field(request, "system", Where())
         if system is not None and type(system) is not str:
             raise MalformedRequestError(
                 f"system must be a string or None, got {describe(system)}", Where(field="system")
             )
-        messages = exact_list(request.messages)
+        raw_messages = _field(request, "messages", Where())
+        messages = exact_list(raw_messages)
         if messages is None:
             raise MalformedRequestError(
-                f"messages must be a list, got {describe(request.messages)}",
+                f"messages must be a list, got {describe(raw_messages)}",
                 Where(field="messages"),
             )
-        tools = _tools(request.tools)
+        tools = self.tools(_field(request, "tools", Where()))
         guarded = [self.message(index, message) for index, message in enumerate(messages)]
-        return LlmRequest(messages=guarded, system=request.system, tools=tools)
+        return LlmRequest(messages=guarded, system=system, tools=tools)
 
     def message(self, index: int, message: object) -> LlmMessage:
         where = Where(message=index)
         if not isinstance(message, LlmMessage):
             raise MalformedRequestError(f"expected an LlmMessage, got {describe(message)}", where)
-        role = _role(message.role, where)
-        content: object = message.content
+        role = _role(_field(message, "role", where), where)
+        content = _field(message, "content", where)
         if type(content) is str:
             return message
         items = exact_list(content)
@@ -160,13 +174,13 @@ class _Walk:
                 f"a tool_use part may only be in an assistant message, not a {role} message",
                 where,
             )
-        tool_id = _string(part.id, where, "id")
-        name = _string(part.name, where, "name")
+        tool_id = _string_field(part, "id", where)
+        name = _string_field(part, "name", where)
         try:
-            data = validated_json(part.input, max_nodes=MAX_TOOL_INPUT_NODES)
-        except JSONTooLargeError:
+            data = self.json_budget.validated(_field(part, "input", where))
+        except JSONTooLargeError as error:
             raise OversizedToolInputError(
-                f"tool_use {describe(tool_id)} input has more than {MAX_TOOL_INPUT_NODES} nodes",
+                f"tool_use {describe(tool_id)} input is too large to send: {error.reason}",
                 where.at("input"),
             ) from None
         except JSONShapeError as error:
@@ -182,15 +196,15 @@ class _Walk:
             raise MisplacedPartError(
                 f"a tool_result part may only be in a user message, not a {role} message", where
             )
-        tool_use_id = _string(part.tool_use_id, where, "tool_use_id")
+        tool_use_id = _string_field(part, "tool_use_id", where)
         if tool_use_id not in self.declared_ids:
             raise OrphanToolResultError(
                 f"tool_result answers {describe(tool_use_id)}, which no earlier assistant "
                 "message declared as a tool_use id",
                 where,
             )
-        is_error = _bool(part.is_error, where, "is_error")
-        content: object = part.content
+        is_error = _bool(_field(part, "is_error", where), where, "is_error")
+        content = _field(part, "content", where)
         if type(content) is str:
             return part
         items = exact_list(content)
@@ -219,7 +233,7 @@ class _Walk:
 
     def media(self, role: Role, part: MediaPart, where: Where) -> list[MediaPart | TextPart]:
         modality = modality_of(part)
-        untrusted = _untrusted(part.untrusted, where)
+        untrusted = _untrusted(_field(part, "untrusted", where), where)
         # Provenance before placement: an untrusted part outside a user message is refused
         # as a provenance breach, the more specific of the two rules it breaks.
         if untrusted is not None and role != "user":
@@ -234,29 +248,29 @@ class _Walk:
                 f"{article} {modality} part may only be in a user message, not a {role} message",
                 where,
             )
-        source = _source(part.source, where)
+        source = _source(_field(part, "source", where), where)
         if untrusted is not None and isinstance(source, RefSource):
             raise UntrustedContentError(
                 f"untrusted {modality} (origin {describe(untrusted.origin)}) names a stored "
                 "ref; an untrusted party may not choose which blob enters the prompt",
                 where.at("source"),
             )
-        problem = media_type_problem(part.media_type, modality)
+        problem = media_type_problem(_field(part, "media_type", where), modality)
         if problem is not None:
             raise InvalidMediaError(problem, where.at("media_type"))
         if isinstance(part, FilePart):
-            name: object = part.name
+            name = _field(part, "name", where)
             if name is not None and type(name) is not str:
                 raise MalformedRequestError(
                     f"a file name must be a string or None, got {describe(name)}",
                     where.at("name"),
                 )
         if isinstance(source, RefSource):
-            problem = ref_problem(source.ref)
+            problem = ref_problem(_field(source, "ref", where.at("source")))
             if problem is not None:
                 raise InvalidMediaError(problem, where.at("source.ref"))
         else:
-            self.count_inline(modality, source.data, where)
+            self.count_inline(modality, _field(source, "data", where.at("source")), where)
         if untrusted is None:
             return [part]
         stripped: MediaPart = (
@@ -266,8 +280,38 @@ class _Walk:
         )
         return [fence_open(untrusted.origin), stripped, fence_close()]
 
+    def tools(self, tools: object) -> list[ToolSpec]:
+        items = exact_list(tools)
+        if items is None:
+            raise MalformedRequestError(
+                f"tools must be a list, got {describe(tools)}", Where(field="tools")
+            )
+        checked: list[ToolSpec] = []
+        for index, tool in enumerate(items):
+            where = Where(field=f"tools[{index}]")
+            if not isinstance(tool, ToolSpec):
+                raise MalformedRequestError(f"expected a ToolSpec, got {describe(tool)}", where)
+            name = _string_field(tool, "name", where)
+            description = _string_field(tool, "description", where)
+            schema_where = where.at("input_schema")
+            try:
+                schema = self.json_budget.validated(_field(tool, "input_schema", where))
+            except (JSONShapeError, JSONTooLargeError) as error:
+                raise MalformedRequestError(
+                    f"input_schema is not a JSON object within the JSON caps: {error}",
+                    schema_where,
+                ) from None
+            if not isinstance(schema, dict):
+                raise MalformedRequestError(
+                    f"input_schema must be a JSON object, got {describe(schema)}", schema_where
+                )
+            checked.append(ToolSpec(name=name, description=description, input_schema=schema))
+        return checked
+
     def count_inline(self, modality: str, data: object, where: Where) -> None:
         data_where = where.at("source.data")
+        # The caps are judged from the length first: an oversized string is refused before
+        # anything is decoded (decoding would copy it twice over).
         try:
             size = inline_size(data)
         except ValueError as error:
@@ -286,13 +330,16 @@ class _Walk:
                 f"{_REMEDY}",
                 data_where,
             )
+        try:
+            check_base64(data)
+        except ValueError as error:
+            raise InvalidMediaError(str(error), data_where) from None
 
 
 def _role(role: object, where: Where) -> Role:
-    if type(role) is str:
-        for known in _ROLES:
-            if role == known:
-                return known
+    known = as_role(role)
+    if known is not None:
+        return known
     raise MalformedRequestError(
         f"role must be 'system', 'user' or 'assistant', got {describe(role)}",
         where.at("role"),
@@ -300,8 +347,20 @@ def _role(role: object, where: Where) -> Role:
 
 
 def _text(part: TextPart, where: Where) -> TextPart:
-    _string(part.text, where, "text")
+    _string_field(part, "text", where)
     return part
+
+
+def _field(owner: object, name: str, where: Where) -> object:
+    """``owner.<name>``, or `MalformedRequestError` if it is not set or cannot be read."""
+    try:
+        return read_field(owner, name)
+    except UnreadableFieldError as error:
+        raise MalformedRequestError(f"{name} {error}", where.at(name)) from None
+
+
+def _string_field(owner: object, name: str, where: Where) -> str:
+    return _string(_field(owner, name, where), where, name)
 
 
 def _string(value: object, where: Where, field_name: str) -> str:
@@ -339,40 +398,10 @@ def _untrusted(marker: object, where: Where) -> UntrustedOrigin | None:
             f"untrusted must be an UntrustedOrigin or None, got {describe(marker)}",
             where.at("untrusted"),
         )
-    _string(marker.origin, where.at("untrusted"), "origin")
+    _string_field(marker, "origin", where.at("untrusted"))
     return marker
 
 
 def _not_a_part(value: object) -> str:
     hint = " (a wire-form dict? read it with from_json)" if exact_dict(value) is not None else ""
     return f"expected a content part, got {describe(value)}{hint}"
-
-
-def _tools(tools: object) -> list[ToolSpec]:
-    items = exact_list(tools)
-    if items is None:
-        raise MalformedRequestError(
-            f"tools must be a list, got {describe(tools)}", Where(field="tools")
-        )
-    checked: list[ToolSpec] = []
-    for index, tool in enumerate(items):
-        where = Where(field=f"tools[{index}]")
-        if not isinstance(tool, ToolSpec):
-            raise MalformedRequestError(f"expected a ToolSpec, got {describe(tool)}", where)
-        name = _string(tool.name, where, "name")
-        description = _string(tool.description, where, "description")
-        schema_where = where.at("input_schema")
-        try:
-            schema = validated_json(tool.input_schema, max_nodes=MAX_TOOL_INPUT_NODES)
-        except (JSONShapeError, JSONTooLargeError) as error:
-            raise MalformedRequestError(
-                f"input_schema is not a JSON object of at most {MAX_TOOL_INPUT_NODES} nodes: "
-                f"{error}",
-                schema_where,
-            ) from None
-        if not isinstance(schema, dict):
-            raise MalformedRequestError(
-                f"input_schema must be a JSON object, got {describe(schema)}", schema_where
-            )
-        checked.append(ToolSpec(name=name, description=description, input_schema=schema))
-    return checked

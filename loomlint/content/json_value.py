@@ -2,6 +2,8 @@
 
 The walk is iterative (an explicit stack), so no input depth can raise `RecursionError`, and
 it tracks the containers on the current path, so a cyclic value is reported, not looped on.
+It counts a node each time it reaches one: a sub-structure shared N times costs N times its
+size, which is what a copy or ``json.dumps`` of the value costs too, so a node cap bounds them.
 Only the exact types `json.loads` produces are JSON here: a tuple, a `dict` subclass, a
 non-`str` key or a non-finite float is refused, since a provider would serialise them
 differently from what the guard checked (or not at all).
@@ -18,8 +20,10 @@ from typing_extensions import TypeIs
 
 __all__ = [
     "JSONShapeError",
+    "JSONTooDeepError",
     "JSONTooLargeError",
     "JSONValue",
+    "counted_json",
     "describe",
     "exact_dict",
     "exact_list",
@@ -42,11 +46,15 @@ class JSONShapeError(ValueError):
 
 
 class JSONTooLargeError(ValueError):
-    """A value has more nodes than the walk's cap."""
+    """A value is over one of the walk's caps; ``reason`` says which (``more than 5 nodes``)."""
 
-    def __init__(self, max_nodes: int) -> None:
-        self.max_nodes = max_nodes
-        super().__init__(f"more than {max_nodes} nodes")
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class JSONTooDeepError(JSONTooLargeError):
+    """A value nests containers deeper than the walk's cap."""
 
 
 @dataclass(slots=True)
@@ -149,21 +157,34 @@ def _as_container(value: object) -> list[object] | dict[object, object] | None:
     return listed if listed is not None else exact_dict(value)
 
 
-def validated_json(value: object, *, max_nodes: int | None = None) -> JSONValue:
-    """A deep copy of ``value`` checked to be JSON, walked iteratively.
+def validated_json(
+    value: object, *, max_nodes: int | None = None, max_depth: int | None = None
+) -> JSONValue:
+    """A deep copy of ``value`` checked to be JSON, walked iteratively (see `counted_json`)."""
+    return counted_json(value, max_nodes=max_nodes, max_depth=max_depth)[0]
+
+
+def counted_json(
+    value: object, *, max_nodes: int | None = None, max_depth: int | None = None
+) -> tuple[JSONValue, int]:
+    """A deep copy of ``value`` checked to be JSON, and how many nodes it has.
 
     Every value counts as one node (a container and each of its elements; object keys do not
-    count). Raises `JSONTooLargeError` as soon as the count passes ``max_nodes``, and
-    `JSONShapeError` (naming the path) for a value that is not JSON or a container that
-    contains itself. Never raises `RecursionError`, whatever the depth.
+    count), each time it is reached. Raises `JSONTooLargeError` as soon as the count passes
+    ``max_nodes``, `JSONTooDeepError` as soon as containers nest deeper than ``max_depth``
+    (``[[0]]`` is 2 deep, a scalar 0), and `JSONShapeError` (naming the path) for a value that
+    is not JSON or a container that contains itself. Never raises `RecursionError`, whatever
+    the depth.
     """
+    if max_nodes is not None and max_nodes < 1:
+        raise JSONTooLargeError(f"more than {max_nodes} nodes")
     root = _as_container(value)
     if root is None:
         if _is_json_scalar(value):
-            return value
+            return value, 1
         raise JSONShapeError("", _scalar_problem(value))
-    if max_nodes is not None and max_nodes < 1:
-        raise JSONTooLargeError(max_nodes)
+    if max_depth is not None and max_depth < 1:
+        raise JSONTooDeepError(f"nested more than {max_depth} deep")
     nodes = 1
     first = _open(root, None)
     stack = [first]
@@ -178,7 +199,7 @@ def validated_json(value: object, *, max_nodes: int | None = None) -> JSONValue:
         frame.next_index += 1
         nodes += 1
         if max_nodes is not None and nodes > max_nodes:
-            raise JSONTooLargeError(max_nodes)
+            raise JSONTooLargeError(f"more than {max_nodes} nodes")
         container = _as_container(child)
         if container is None:
             if not _is_json_scalar(child):
@@ -187,6 +208,8 @@ def validated_json(value: object, *, max_nodes: int | None = None) -> JSONValue:
             continue
         if id(container) in on_path:
             raise JSONShapeError(_path_to(stack, key), "cyclic: a container that contains itself")
+        if max_depth is not None and len(stack) >= max_depth:
+            raise JSONTooDeepError(f"nested more than {max_depth} deep")
         try:
             opened = _open(container, key)
         except JSONShapeError as error:
@@ -194,7 +217,7 @@ def validated_json(value: object, *, max_nodes: int | None = None) -> JSONValue:
         _attach(frame.target, key, opened.target)
         stack.append(opened)
         on_path.add(opened.source_id)
-    return first.target
+    return first.target, nodes
 
 
 def _keys_to(stack: list[_Frame], key: _Key) -> list[_Key]:

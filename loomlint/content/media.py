@@ -10,10 +10,18 @@ import binascii
 import re
 from typing import Literal, TypeAlias
 
+from loomlint.content.fields import UnreadableFieldError, read_field
 from loomlint.content.json_value import describe
 from loomlint.content.parts import AudioPart, ContentRef, ImagePart, MediaPart
 
-__all__ = ["Modality", "inline_size", "media_type_problem", "modality_of", "ref_problem"]
+__all__ = [
+    "Modality",
+    "check_base64",
+    "inline_size",
+    "media_type_problem",
+    "modality_of",
+    "ref_problem",
+]
 
 Modality: TypeAlias = Literal["image", "audio", "file"]
 """The three media modalities a provider declares separately (decision 6)."""
@@ -61,19 +69,34 @@ def media_type_problem(media_type: object, modality: Modality) -> str | None:
 
 
 def inline_size(data: object) -> int:
-    """The decoded byte size of inline base64 ``data``.
+    """The byte size inline base64 ``data`` decodes to, from its length alone.
 
-    Strict: standard alphabet, correct padding, no whitespace (``b64decode(validate=True)``).
-    Raises `ValueError` saying why otherwise.
+    Nothing is decoded, so a cap can refuse a huge string at once: strict base64 is groups
+    of four characters, each three bytes, less one byte per ``=`` of padding (at most two).
+    Raises `ValueError` if ``data`` is not a string or its length is not a multiple of four.
+    Whether the characters are base64 is `check_base64`'s question.
     """
     if type(data) is not str:
         raise ValueError(f"inline data must be a base64 string, got {describe(data)}")
+    if len(data) % 4:
+        raise ValueError(_NOT_BASE64)
+    padding = 2 if data.endswith("==") else 1 if data.endswith("=") else 0
+    return len(data) // 4 * 3 - padding
+
+
+def check_base64(data: object) -> None:
+    """Raise `ValueError` unless ``data`` is strict base64: standard alphabet, correct
+    padding, no whitespace (``b64decode(validate=True)``). Call it after `inline_size` has
+    bounded the length: it decodes."""
+    if type(data) is not str:
+        raise ValueError(f"inline data must be a base64 string, got {describe(data)}")
     try:
-        return len(base64.b64decode(data, validate=True))
+        base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        raise ValueError(
-            "inline data is not valid base64 (standard alphabet, padded, no whitespace)"
-        ) from None
+        raise ValueError(_NOT_BASE64) from None
+
+
+_NOT_BASE64 = "inline data is not valid base64 (standard alphabet, padded, no whitespace)"
 
 
 def ref_problem(ref: object) -> str | None:
@@ -84,10 +107,17 @@ def ref_problem(ref: object) -> str | None:
     """
     if not isinstance(ref, ContentRef):
         return f"a ref source needs a ContentRef, got {describe(ref)}"
-    address: object = ref.address
+    try:
+        address = read_field(ref, "address")
+    except UnreadableFieldError as error:
+        return f"a ref's address {error}"
+    try:
+        size = read_field(ref, "size")
+    except UnreadableFieldError as error:
+        return f"a ref's size {error}"
     if type(address) is not str or not address:
         return f"a ref address must be a non-empty string, got {describe(address)}"
-    return _size_problem(ref.size)
+    return _size_problem(size)
 
 
 def _size_problem(size: object) -> str | None:

@@ -5,7 +5,10 @@ untrusted marks, refs and inline data; plus junk for the never-raise-anything-el
 from __future__ import annotations
 
 import base64
+import dataclasses
+from typing import Any
 
+from guard_helpers import half_built
 from hypothesis import strategies as st
 
 from loomlint.content import (
@@ -101,8 +104,9 @@ requests = st.builds(
 )
 
 # Junk: values of the wrong type anywhere a field is, to prove the guard only raises its own
-# errors whatever it is handed.
-junk: st.SearchStrategy[object] = st.one_of(
+# errors whatever it is handed; half-built objects (made without __init__, some fields unset)
+# among them.
+_plain_junk: st.SearchStrategy[object] = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(),
@@ -117,6 +121,33 @@ junk: st.SearchStrategy[object] = st.one_of(
     st.just(RefSource(ref=ContentRef(address="a"))),
     st.just(UntrustedOrigin(origin="web")),
 )
+_CONTENT_CLASSES: list[type[Any]] = [
+    LlmRequest,
+    LlmMessage,
+    TextPart,
+    ImagePart,
+    AudioPart,
+    FilePart,
+    ToolUsePart,
+    ToolResultPart,
+    ToolSpec,
+    DataSource,
+    RefSource,
+    ContentRef,
+    UntrustedOrigin,
+]
+
+
+@st.composite
+def half_built_objects(draw: st.DrawFn) -> object:
+    """An instance of a content class made without ``__init__``, some of its fields set."""
+    kind = draw(st.sampled_from(_CONTENT_CLASSES))
+    names = [field.name for field in dataclasses.fields(kind)]
+    chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names) - 1))
+    return half_built(kind, **{name: draw(_plain_junk) for name in chosen})
+
+
+junk: st.SearchStrategy[object] = _plain_junk | half_built_objects()
 
 
 def _or_junk(strategy: st.SearchStrategy[object]) -> st.SearchStrategy[object]:

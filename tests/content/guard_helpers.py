@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 from loomlint.content import (
     DataSource,
@@ -43,3 +44,11 @@ def request(*messages: LlmMessage) -> LlmRequest:
 def call(tool_id: str = "call_1") -> ToolUsePart:
     """A small tool_use part declaring ``tool_id``."""
     return ToolUsePart(id=tool_id, name="lookup", input={"q": "x"})
+
+
+def half_built(kind: type[Any], **fields: Any) -> Any:
+    """An instance of ``kind`` made without ``__init__``: only ``fields`` are set."""
+    value = object.__new__(kind)
+    for name, field_value in fields.items():
+        object.__setattr__(value, name, field_value)
+    return value

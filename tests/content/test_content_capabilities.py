@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guard_helpers import assistant, b64, call, png, request, user
+from guard_helpers import assistant, b64, call, half_built, png, request, user
 
 from loomlint.content import (
     AudioPart,
@@ -14,6 +14,7 @@ from loomlint.content import (
     FilePart,
     ImagePart,
     LlmMessage,
+    LlmRequest,
     ProviderCapabilities,
     TextPart,
     ToolResultPart,
@@ -318,3 +319,24 @@ def test_a_declared_default_supports_a_real_request() -> None:
     assert_request_supported(req, default_capabilities("gemini", "gemini-2.5-pro"))
     with pytest.raises(UnsupportedModalityError, match="audio/wav"):
         assert_request_supported(req, default_capabilities("anthropic", "claude-sonnet-4-5"))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (half_built(LlmRequest), "at request.messages: messages is not set"),
+        (LlmRequest([half_built(LlmMessage)]), "at messages[0].content: content is not set"),
+        (
+            LlmRequest([LlmMessage("user", [half_built(ImagePart)])]),
+            "at messages[0].content[0].media_type: media_type is not set",
+        ),
+        (
+            LlmRequest([LlmMessage("user", [half_built(ToolResultPart)])]),
+            "at messages[0].content[0].content: content is not set",
+        ),
+    ],
+)
+def test_a_half_built_request_fails_closed(bad: LlmRequest, message: str) -> None:
+    with pytest.raises(UnsupportedModalityError) as raised:
+        assert_request_supported(bad, ProviderCapabilities(image=("*",)))
+    assert str(raised.value).startswith(f"unsupported-modality {message}")

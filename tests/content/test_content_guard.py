@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from guard_helpers import assistant, b64, call, png, request, system, user
+from guard_helpers import assistant, b64, call, half_built, png, request, system, user
 
 from loomlint.content import (
     FENCE_CLOSE,
     FENCE_OPEN,
     MAX_INLINE_BYTES,
     MAX_INLINE_TOTAL_BYTES,
+    MAX_TOOL_INPUT_DEPTH,
     MAX_TOOL_INPUT_NODES,
     AudioPart,
     ContentRef,
@@ -392,9 +393,12 @@ def test_a_million_deep_tool_input_fails_closed_without_recursion_error(as_dict:
     refuse(OversizedToolInputError, request(assistant(deep)))
 
 
-def test_a_deep_input_under_the_cap_passes() -> None:
-    deep = ToolUsePart("call_1", "f", _deep(MAX_TOOL_INPUT_NODES - 1))
-    assert guard_request(request(assistant(deep)))
+def test_a_deep_input_at_the_depth_cap_passes_and_one_deeper_is_refused() -> None:
+    at_cap = ToolUsePart("call_1", "f", _deep(MAX_TOOL_INPUT_DEPTH, as_dict=True))
+    assert guard_request(request(assistant(at_cap)))
+    over = ToolUsePart("call_1", "f", _deep(MAX_TOOL_INPUT_DEPTH + 1, as_dict=True))
+    error = refuse(OversizedToolInputError, request(assistant(over)))
+    assert str(error).endswith(f"nested more than {MAX_TOOL_INPUT_DEPTH} deep")
 
 
 def test_a_cyclic_tool_input_is_malformed() -> None:
@@ -490,6 +494,89 @@ def test_malformed_shapes_are_malformed_request_errors(bad: Any, fragment: str) 
     error = refuse(MalformedRequestError, bad)
     assert str(error).startswith("malformed-request at ")
     assert fragment in str(error)
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (half_built(LlmRequest), "at request.system: system is not set (a half-built LlmRequest?)"),
+        (
+            half_built(LlmRequest, system=None, tools=[]),
+            "at request.messages: messages is not set (a half-built LlmRequest?)",
+        ),
+        (
+            LlmRequest(messages=[half_built(LlmMessage)]),
+            "at messages[0].role: role is not set (a half-built LlmMessage?)",
+        ),
+        (
+            request(half_built(LlmMessage, role="user")),
+            "at messages[0].content: content is not set (a half-built LlmMessage?)",
+        ),
+        (
+            request(user(half_built(TextPart))),
+            "at messages[0].content[0].text: text is not set (a half-built TextPart?)",
+        ),
+        (
+            request(user(half_built(ImagePart))),
+            "at messages[0].content[0].untrusted: untrusted is not set (a half-built ImagePart?)",
+        ),
+        (
+            request(user(half_built(FilePart, untrusted=None, source=DataSource("QQ==")))),
+            "at messages[0].content[0].media_type: media_type is not set (a half-built FilePart?)",
+        ),
+        (
+            request(user(ImagePart("image/png", DataSource("QQ=="), half_built(UntrustedOrigin)))),
+            "at messages[0].content[0].untrusted.origin: origin is not set "
+            "(a half-built UntrustedOrigin?)",
+        ),
+        (
+            request(user(ImagePart("image/png", half_built(DataSource)))),
+            "at messages[0].content[0].source.data: data is not set (a half-built DataSource?)",
+        ),
+        (
+            request(user(ImagePart("image/png", half_built(RefSource)))),
+            "at messages[0].content[0].source.ref: ref is not set (a half-built RefSource?)",
+        ),
+        (
+            request(assistant(half_built(ToolUsePart, id="c", name="f"))),
+            "at messages[0].content[0].input: input is not set (a half-built ToolUsePart?)",
+        ),
+        (
+            request(assistant(call()), user(half_built(ToolResultPart, tool_use_id="call_1"))),
+            "at messages[1].content[0].is_error: is_error is not set "
+            "(a half-built ToolResultPart?)",
+        ),
+        (
+            LlmRequest(messages=[], tools=[half_built(ToolSpec, name="t", description="d")]),
+            "at request.tools[0].input_schema: input_schema is not set (a half-built ToolSpec?)",
+        ),
+    ],
+)
+def test_half_built_objects_are_malformed_request_errors(bad: Any, message: str) -> None:
+    error = refuse(MalformedRequestError, bad)
+    assert str(error) == f"malformed-request {message}"
+
+
+def test_a_half_built_ref_is_invalid_media() -> None:
+    error = refuse(
+        InvalidMediaError, request(user(ImagePart("image/png", RefSource(half_built(ContentRef)))))
+    )
+    assert str(error) == (
+        "invalid-media at messages[0].content[0].source.ref: a ref's address is not set "
+        "(a half-built ContentRef?)"
+    )
+
+
+def test_a_field_whose_property_raises_is_malformed() -> None:
+    class Broken(TextPart):
+        @property
+        def text(self) -> str:
+            raise RuntimeError("boom")
+
+    error = refuse(MalformedRequestError, request(user(Broken.__new__(Broken))))
+    assert str(error) == (
+        "malformed-request at messages[0].content[0].text: text cannot be read (RuntimeError)"
+    )
 
 
 # --- what passes through -----------------------------------------------------------------------

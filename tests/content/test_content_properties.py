@@ -3,13 +3,16 @@ from_json raise nothing but their own error type, on generated valid-ish input a
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 from typing import Any
 
+import pytest
 from content_strategies import (
     json_values,
     junk,
+    junk_messages,
     junk_requests,
     messages,
     requests,
@@ -21,12 +24,20 @@ from hypothesis import strategies as st
 from loomlint.content import (
     FENCE_CLOSE,
     FENCE_OPEN,
+    MAX_TOOL_INPUT_DEPTH,
+    MAX_TOOL_INPUT_NODES,
+    DataSource,
     GuardError,
+    ImagePart,
+    JSONValue,
     LlmMessage,
     LlmRequest,
+    OversizedInlinePartError,
+    OversizedToolInputError,
     ProviderCapabilities,
     TextPart,
     ToolResultPart,
+    ToolUsePart,
     UnsupportedModalityError,
     assert_request_supported,
     from_json,
@@ -239,3 +250,93 @@ def test_the_strategies_reach_the_interesting_cases() -> None:
 
     probe()
     assert set(seen) == {"untrusted media", "valid request with results and untrusted media"}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(junk_messages)
+def test_to_json_raises_only_value_error_on_junk_and_agrees_with_from_json(message: Any) -> None:
+    try:
+        wire = to_json(message)
+    except ValueError as error:
+        assert type(error) is ValueError
+        assert ": " in str(error)
+    else:
+        # The two check the same field types: what one writes, the other reads back.
+        assert from_json(json.loads(json.dumps(wire))) == message
+
+
+@st.composite
+def shared_json(draw: st.DrawFn) -> JSONValue:
+    """A value built by wrapping one value in containers that hold it several times over:
+    tiny in memory, up to 4**30 nodes when walked."""
+    value: JSONValue = draw(json_values)
+    for _ in range(draw(st.integers(0, 30))):
+        copies = draw(st.integers(1, 4))
+        if draw(st.booleans()):
+            value = [value] * copies
+        else:
+            value = {str(index): value for index in range(copies)}
+    return value
+
+
+def _nodes(value: JSONValue) -> int:
+    count, stack = 0, [value]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return count
+
+
+# Few examples: most values are over the cap, and each costs three walks of 100,000 nodes.
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shared_json())
+def test_shared_structures_are_bounded_by_the_caps_everywhere(value: JSONValue) -> None:
+    message = LlmMessage("assistant", [ToolUsePart("c", "f", value)])
+    wire: Any = {"role": "assistant", "content": [{"type": "tool_use", "id": "c", "name": "f"}]}
+    wire["content"][0]["input"] = value
+    try:
+        read = from_json(wire)
+    except ValueError as error:
+        assert str(error).startswith("content[0].input: ")
+        with pytest.raises(ValueError, match=r"^content\[0\]\.input: "):
+            to_json(message)
+        with pytest.raises(OversizedToolInputError):
+            guard_request(LlmRequest(messages=[message]))
+        return
+    assert read == message
+    part = read.content[0]
+    assert isinstance(part, ToolUsePart)
+    assert _nodes(part.input) <= MAX_TOOL_INPUT_NODES
+    assert guard_request(LlmRequest(messages=[read])) == LlmRequest(messages=[read])
+
+
+@FAST
+@given(valid_requests(), st.integers(0, 2 * MAX_TOOL_INPUT_DEPTH))
+def test_whatever_the_guard_accepts_serialises(request: LlmRequest, depth: int) -> None:
+    nested: JSONValue = 0
+    for _ in range(depth):
+        nested = [nested]
+    calls = LlmMessage("assistant", [ToolUsePart("deep", "f", nested)])
+    try:
+        guarded = guard_request(LlmRequest(messages=[calls, *request.messages]))
+    except OversizedToolInputError:
+        assert depth > MAX_TOOL_INPUT_DEPTH
+        return
+    assert depth <= MAX_TOOL_INPUT_DEPTH
+    for message in guarded.messages:
+        assert from_json(json.loads(json.dumps(to_json(message)))) == message
+
+
+@FAST
+@given(st.binary(max_size=64))
+def test_the_inline_size_from_the_length_is_the_decoded_size(raw: bytes) -> None:
+    data = base64.b64encode(raw).decode("ascii")
+    image = ImagePart("image/png", DataSource(data))
+    assert guard_request(LlmRequest([LlmMessage("user", [image])]), max_inline_bytes=len(raw))
+    if raw:
+        with pytest.raises(OversizedInlinePartError, match=f"is {len(raw)} bytes decoded"):
+            guard_request(LlmRequest([LlmMessage("user", [image])]), max_inline_bytes=len(raw) - 1)

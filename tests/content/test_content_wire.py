@@ -6,8 +6,10 @@ import json
 from typing import Any
 
 import pytest
+from guard_helpers import half_built
 
 from loomlint.content import (
+    MAX_TOOL_INPUT_DEPTH,
     AudioPart,
     ContentRef,
     DataSource,
@@ -120,6 +122,124 @@ def test_to_json_refuses_a_non_json_tool_input_naming_the_path() -> None:
         ValueError, match=r"^content\[1\]\.input\.a: expected a JSON value, got a tuple$"
     ):
         to_json(message)
+
+
+_PNG = DataSource("QQ==")
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        (None, "message: expected an LlmMessage, got null"),
+        ({"role": "user", "content": "x"}, "message: expected an LlmMessage, got an object"),
+        (LlmMessage(None, "x"), "role: expected one of 'system', 'user' or 'assistant', got null"),  # type: ignore[arg-type]
+        (LlmMessage("user", 5), "content: expected a string or a list of parts, got 5"),  # type: ignore[arg-type]
+        (LlmMessage("user", ("a",)), "content: expected a string or a list of parts, got a tuple"),  # type: ignore[arg-type]
+        (LlmMessage("user", [TextPart("x"), 5]), "content[1]: expected a content part, got 5"),  # type: ignore[list-item]
+        (LlmMessage("user", [TextPart(5)]), "content[0].text: expected a string, got 5"),  # type: ignore[arg-type]
+        (
+            LlmMessage("user", [ImagePart(5, _PNG)]),  # type: ignore[arg-type]
+            "content[0].media_type: expected a string, got 5",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", None)]),  # type: ignore[arg-type]
+            "content[0].source: expected a RefSource or a DataSource, got null",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", DataSource(b"QQ=="))]),  # type: ignore[arg-type]
+            "content[0].source.data: expected a string, got a bytes",
+        ),
+        (
+            LlmMessage("user", [AudioPart("audio/wav", RefSource("sha256:ab"))]),  # type: ignore[arg-type]
+            "content[0].source.ref: expected a ContentRef, got 'sha256:ab'",
+        ),
+        (
+            LlmMessage("user", [FilePart("text/plain", RefSource(ContentRef(None)))]),  # type: ignore[arg-type]
+            "content[0].source.ref.address: expected a string, got null",
+        ),
+        (
+            LlmMessage("user", [FilePart("text/plain", RefSource(ContentRef("a", "3")))]),  # type: ignore[arg-type]
+            "content[0].source.ref.size: expected an integer or None, got '3'",
+        ),
+        (
+            LlmMessage("user", [FilePart("text/plain", RefSource(ContentRef("a", True)))]),
+            "content[0].source.ref.size: expected an integer or None, got true",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", _PNG, "web")]),  # type: ignore[arg-type]
+            "content[0].untrusted: expected an UntrustedOrigin or None, got 'web'",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", _PNG, UntrustedOrigin(1))]),  # type: ignore[arg-type]
+            "content[0].untrusted.origin: expected a string, got 1",
+        ),
+        (
+            LlmMessage("user", [FilePart("text/plain", _PNG, name=3)]),  # type: ignore[arg-type]
+            "content[0].name: expected a string or None, got 3",
+        ),
+        (
+            LlmMessage("assistant", [ToolUsePart(1, "f", {})]),  # type: ignore[arg-type]
+            "content[0].id: expected a string, got 1",
+        ),
+        (
+            LlmMessage("user", [ToolResultPart("c", 5)]),  # type: ignore[arg-type]
+            "content[0].content: expected a string or a list of text and media parts, got 5",
+        ),
+        (
+            LlmMessage("user", [ToolResultPart("c", [ToolUsePart("c", "f", 1)])]),  # type: ignore[list-item]
+            "content[0].content[0]: expected a content part, got a ToolUsePart",
+        ),
+        (
+            LlmMessage("user", [ToolResultPart("c", "x", is_error=1)]),  # type: ignore[arg-type]
+            "content[0].is_error: expected true or false, got 1",
+        ),
+        (
+            LlmMessage("user", [ToolResultPart(["c"], "x")]),  # type: ignore[arg-type]
+            "content[0].tool_use_id: expected a string, got an array",
+        ),
+        (half_built(LlmMessage), "role: is not set (a half-built LlmMessage?)"),
+        (
+            half_built(LlmMessage, role="user"),
+            "content: is not set (a half-built LlmMessage?)",
+        ),
+        (
+            LlmMessage("user", [half_built(TextPart)]),
+            "content[0].text: is not set (a half-built TextPart?)",
+        ),
+        (
+            LlmMessage("user", [half_built(ImagePart, media_type="image/png", source=_PNG)]),
+            "content[0].untrusted: is not set (a half-built ImagePart?)",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", half_built(DataSource))]),
+            "content[0].source.data: is not set (a half-built DataSource?)",
+        ),
+        (
+            LlmMessage("user", [ImagePart("image/png", RefSource(half_built(ContentRef)))]),
+            "content[0].source.ref.address: is not set (a half-built ContentRef?)",
+        ),
+        (
+            LlmMessage("assistant", [half_built(ToolUsePart, id="c", name="f")]),
+            "content[0].input: is not set (a half-built ToolUsePart?)",
+        ),
+    ],
+)
+def test_to_json_names_the_field_of_a_wrong_type(message: Any, error: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        to_json(message)
+    assert type(raised.value) is ValueError
+    assert str(raised.value) == error
+
+
+def test_to_json_reports_a_field_whose_property_raises() -> None:
+    class Broken(TextPart):
+        @property
+        def text(self) -> str:
+            raise KeyError("boom")
+
+    with pytest.raises(ValueError) as raised:
+        to_json(LlmMessage("user", [Broken.__new__(Broken)]))
+    assert str(raised.value) == "content[0].text: cannot be read (KeyError)"
 
 
 def _part(**fields: Any) -> dict[str, Any]:
@@ -269,22 +389,18 @@ def test_from_json_names_the_field_path_and_the_reason(data: Any, error: str) ->
     assert str(raised.value).startswith(error), str(raised.value)
 
 
-def test_from_json_reads_a_very_deep_input_without_recursion_error() -> None:
+def test_from_json_refuses_a_very_deep_input_without_recursion_error() -> None:
     value: JSONValue = 0
     for _ in range(200_000):
         value = [value]
-    message = from_json(
-        {
-            "role": "assistant",
-            "content": [{"type": "tool_use", "id": "c", "name": "f", "input": value}],
-        }
-    )
-    part = message.content[0]
-    assert isinstance(part, ToolUsePart)
-    depth, node = 0, part.input
-    while isinstance(node, list):
-        depth, node = depth + 1, node[0]
-    assert depth == 200_000
+    with pytest.raises(ValueError) as raised:
+        from_json(
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "c", "name": "f", "input": value}],
+            }
+        )
+    assert str(raised.value) == f"content[0].input: nested more than {MAX_TOOL_INPUT_DEPTH} deep"
 
 
 def test_from_json_refuses_a_cyclic_input() -> None:
