@@ -13,6 +13,7 @@ import collections
 import functools
 import importlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 import traceback
@@ -196,6 +197,8 @@ _worker_debug = False
 
 def _initialise_worker(settings: Settings, debug: bool) -> None:
     global _worker_settings, _worker_debug
+    # First, before the slow imports: a parent killed during them must not leave this behind.
+    _exit_with_parent()
     _worker_settings = settings
     _worker_debug = debug
     # A worker has nothing to clean up: skip tearing down its imports at exit, which would
@@ -206,6 +209,32 @@ def _initialise_worker(settings: Settings, debug: bool) -> None:
     worker_ignores_interrupts()
     # Import the analysis stack once per worker, not once per file.
     importlib.import_module("loomlint.analysis.engine")
+
+
+def _exit_with_parent() -> None:
+    """End this worker as soon as the process that started it is gone.
+
+    A parent that exits normally shuts its workers down, and one stopped by SIGINT or SIGTERM
+    kills them (``loomlint.interrupt``); one killed outright (SIGKILL, the OOM killer) can do
+    neither. Its workers would wait for work forever, each holding a copy of the analysis
+    stack, and keep multiprocessing's resource tracker alive too (it leaves when the last
+    process holding its pipe does). multiprocessing gives a spawned child a sentinel, a pipe
+    whose other end only the parent holds: it reads as ready exactly when the parent is gone,
+    on every platform. A daemon thread waits on it (not PR_SET_PDEATHSIG: that fires when the
+    thread that started the worker ends, and workers are started from several threads).
+    While the analysis holds the GIL inside native code (LibCST's parser), the thread runs
+    when that call returns.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a spawned worker (an in-process run imports this module too)
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="loomlint-parent-watch", daemon=True).start()
 
 
 def _ready() -> None:
