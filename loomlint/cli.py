@@ -250,6 +250,12 @@ _ANALYSIS_OPTIONS = [
         "(.loomlint_cache/ under the project root).",
     ),
     click.option("--debug", is_flag=True, help="Show tracebacks of internal errors."),
+    click.option(
+        "--no-project-plugins",
+        is_flag=True,
+        help="Build types without the plugins the project's mypy configuration names: their "
+        "code would run in loomlint's process (see docs/ci.md on untrusted pull requests).",
+    ),
 ]
 
 
@@ -380,6 +386,7 @@ def check_command(
     debug: bool,
     extend_select: tuple[str, ...],
     extend_ignore: tuple[str, ...],
+    no_project_plugins: bool,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder) for unsafe content use.
 
@@ -418,6 +425,7 @@ def check_command(
             quiet=quiet,
             shard_text=shard_text,
             stdin_filename=stdin_filename,
+            no_project_plugins=no_project_plugins,
         )
         # Both are read before the (long) run, so a bad revision or file fails at once.
         changed = _changed_lines(diff_revision, settings, files)
@@ -498,6 +506,7 @@ def fix_command(
     quiet: bool,
     extend_select: tuple[str, ...],
     extend_ignore: tuple[str, ...],
+    no_project_plugins: bool,
 ) -> None:
     """Rewrite coercions of content to the SPI's accessor (text_of) where that is safe.
 
@@ -524,6 +533,7 @@ def fix_command(
             config_path,
             None,
             quiet=quiet,
+            no_project_plugins=no_project_plugins,
         )
         run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         remaining: list[Diagnostic] = []
@@ -627,6 +637,7 @@ def _settings_and_files(
     quiet: bool,
     shard_text: str | None = None,
     stdin_filename: str | None = None,
+    no_project_plugins: bool = False,
 ) -> tuple[Settings, list[str]]:
     try:
         shard = parse_shard(shard_text) if shard_text is not None else None
@@ -639,6 +650,7 @@ def _settings_and_files(
         presets=presets or None,
         no_types=no_types,
         report_unused_suppressions=report_unused_suppressions,
+        no_project_plugins=no_project_plugins,
     )
     try:
         settings = load_settings(Path.cwd(), config_path, overrides)

@@ -137,6 +137,7 @@ class CliOverrides:
     presets: tuple[str, ...] | None = None
     no_types: bool = False
     report_unused_suppressions: bool | None = None
+    no_project_plugins: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,9 @@ class Settings:
     types: TypeOracleName
     mypy_config_file: Path | None
     report_unused_suppressions: bool
+    # False with --no-project-plugins: loomlint's mypy build loads none of the plugins the
+    # project's mypy configuration names (their code would run in loomlint's process).
+    project_mypy_plugins: bool = True
 
     def is_code_enabled(self, code: str, path: str) -> bool:
         """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
@@ -199,6 +203,7 @@ class Settings:
             "spi": dataclasses.asdict(self.spi),
             "types": self.types,
             "mypy_config": _mypy_config_digest(self),
+            "project_mypy_plugins": self.project_mypy_plugins,
             "report_unused_suppressions": self.report_unused_suppressions,
         }
         text = json.dumps(payload, sort_keys=True, default=_json_default)
@@ -633,6 +638,7 @@ def _build_settings(
         types=types,
         mypy_config_file=_mypy_config_file(reader, project_root),
         report_unused_suppressions=report_unused,
+        project_mypy_plugins=not overrides.no_project_plugins,
     )
 
 

@@ -265,7 +265,11 @@ class _Run:
     ) -> OracleResult | None:
         if not files:
             return OracleResult()
-        oracle = MypyOracle(self._settings.spi, config_file=self._settings.mypy_config_file)
+        oracle = MypyOracle(
+            self._settings.spi,
+            config_file=self._settings.mypy_config_file,
+            project_plugins=self._settings.project_mypy_plugins,
+        )
         try:
             return oracle.analyze(files, consumer)
         except OracleUnavailable as exc:

@@ -116,9 +116,12 @@ class OracleUnavailable(Exception):
 class MypyOracle:
     """Types from an in-process mypy build over the files being checked."""
 
-    def __init__(self, spi: SpiModel, *, config_file: Path | None = None) -> None:
+    def __init__(
+        self, spi: SpiModel, *, config_file: Path | None = None, project_plugins: bool = True
+    ) -> None:
         self._spi = spi
         self._config_file = config_file
+        self._project_plugins = project_plugins
 
     def analyze(
         self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
@@ -152,6 +155,10 @@ class MypyOracle:
             sources, options = process_options(args, stdout=output, stderr=output)
         except SystemExit:
             raise OracleUnavailable(_first_lines(output.getvalue())) from None
+        if not self._project_plugins:
+            # mypy imports each named plugin at the start of the build: emptied here, no code
+            # of the analysed project runs in this process (python_executable still would).
+            options.plugins = []
         targets: list[BuildSource] = []
         forced: dict[str, SourceFile] = {}
         for s in sources:
