@@ -13,10 +13,11 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from loomlint.analysis.compilecheck import Verdict, judge, python_version
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.positions import compute_positions
-from loomlint.analysis.prescreen import names_content
+from loomlint.analysis.prescreen import names_content, tree_names_content
 from loomlint.analysis.sinks import FixPlan, PositionClassifier
 from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.analysis.typeview import TypeView
@@ -25,8 +26,6 @@ from loomlint.checks import ALL_RULES, ContentFinding
 from loomlint.config import Settings
 from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix
 from loomlint.suppress import apply_suppressions, parse_suppressions
-
-_DEPTH_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too complex")
 
 
 class _Unanalysable(Exception):
@@ -49,11 +48,17 @@ def analyze_source(
     types_failure: str | None = None,
 ) -> FileResult:
     """Analyse one file. ``types_failure`` says why types were requested but are missing."""
+    verdict = judge(source)
     if (
-        types_failure is None
+        verdict.refusal is None
+        and types_failure is None
         and not has_typed_content(types)
         and not (settings.report_unused_suppressions and _may_suppress(source))
-        and not names_content(source, settings.spi.screening_words)
+        and not (
+            tree_names_content(verdict.tree, settings.spi.screening_words)
+            if verdict.tree is not None
+            else names_content(source, settings.spi.screening_words)
+        )
     ):
         return FileResult(path=path)
     catalog = load_catalog()
@@ -62,7 +67,7 @@ def analyze_source(
     text = ""
     statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
     try:
-        module = _parse(source)
+        module = _parse(source, verdict)
         # The source as decoded, not module.code: regenerating the code costs a full pass.
         text = source.decode(module.encoding, errors="replace")
         index = build_index(module)
@@ -133,21 +138,29 @@ def may_report(source: bytes, settings: Settings) -> bool:
     return names_content(source, settings.spi.screening_words)
 
 
-def _parse(source: bytes) -> cst.Module:
-    """Parse with LibCST, guarded by CPython's compiler where nesting could be too deep.
+def _parse(source: bytes, verdict: Verdict) -> cst.Module:
+    """Parse with LibCST, unless CPython's verdict refuses the file (see ``compilecheck``).
 
-    LibCST's native parser takes thousands of nesting levels on the deep-stack thread, but
-    not unboundedly many: a file with enough brackets to nest that deep is first compiled by
-    CPython, whose parser refuses it cleanly (LML903). Syntax errors are LibCST's to judge (it
-    accepts syntax newer than the running Python); CPython then words the message, since it
-    says where and why more precisely.
+    Syntax errors CPython cannot parse past are LibCST's to judge (it accepts syntax newer
+    than the running Python); CPython then words the message, since it says where and why
+    more precisely. A file CPython compiles and LibCST cannot parse is too complex for LibCST.
     """
-    if _bracket_count(source) >= _BRACKETS_WORTH_CHECKING:
-        _refuse_deep_nesting(source)
+    if verdict.refusal is not None:
+        refusal = verdict.refusal
+        raise _Unanalysable(refusal.code, refusal.message, refusal.line, refusal.column)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        cpython_error = _cpython_syntax_error(source)
+        message = exc.message.removeprefix("parser error: ")
+        if verdict.compiles:
+            raise _Unanalysable(
+                "LML903",
+                f"{python_version()} compiles the file but LibCST's parser cannot parse it "
+                f"({message}); it was not checked",
+                exc.editor_line,
+                exc.editor_column,
+            ) from None
+        cpython_error = verdict.syntax_error
         if cpython_error is not None:
             raise _Unanalysable(
                 "LML901",
@@ -155,7 +168,6 @@ def _parse(source: bytes) -> cst.Module:
                 cpython_error.lineno or 1,
                 cpython_error.offset or 1,
             ) from None
-        message = exc.message.removeprefix("parser error: ")
         raise _Unanalysable(
             "LML901",
             f"syntax error: {message}; the file was not checked",
@@ -170,41 +182,6 @@ def _parse(source: bytes) -> cst.Module:
         raise _Unanalysable(
             "LML902", f"the file cannot be decoded ({exc.msg}); it was not checked"
         ) from None
-
-
-# Fewer brackets than this cannot nest deeper than LibCST takes on the deep-stack thread.
-_BRACKETS_WORTH_CHECKING = 4000
-
-
-def _bracket_count(source: bytes) -> int:
-    return source.count(b"(") + source.count(b"[") + source.count(b"{")
-
-
-def _refuse_deep_nesting(source: bytes) -> None:
-    try:
-        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
-    except SyntaxError as exc:
-        if any(reason in str(exc.msg) for reason in _DEPTH_ERRORS):
-            raise _Unanalysable(
-                "LML903", f"the file is nested too deeply to parse ({exc.msg})", exc.lineno or 1
-            ) from None
-    except (RecursionError, MemoryError):
-        raise _Unanalysable("LML903", "the file is nested too deeply to parse") from None
-    except ValueError:
-        pass  # null bytes: LibCST reports them
-
-
-def _cpython_syntax_error(source: bytes) -> SyntaxError | None:
-    try:
-        compile(source, "<loomlint>", "exec", flags=_ONLY_AST, dont_inherit=True)
-    except SyntaxError as exc:
-        return None if isinstance(exc, UnicodeError) else exc
-    except (ValueError, RecursionError, MemoryError):
-        return None
-    return None
-
-
-_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST, without importing ast for one constant
 
 
 class _LazyPositions:

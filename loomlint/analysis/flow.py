@@ -158,6 +158,13 @@ class FlowAnalysis:
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
         self._scope: cst.CSTNode = module
         self._function: cst.FunctionDef | None = None
+        # Narrowings already computed, by (test, truth, id of the environment): a condition's
+        # operands are narrowed once each, however ``and``/``or``/``not`` nest. Without it
+        # ``(a and b) or c`` narrows ``a and b`` twice, and each level doubles the work.
+        # Cleared whenever an environment may be mutated (a statement, a walrus), so every
+        # entry describes environments as they still are. Each entry keeps its environment
+        # alive, so its id cannot be reused while the entry exists.
+        self._narrowed: dict[tuple[cst.BaseExpression, bool, int], tuple[Env, Env | None]] = {}
 
     # --- driver -------------------------------------------------------------------------------
 
@@ -227,6 +234,7 @@ class FlowAnalysis:
         return env
 
     def _exec(self, node: cst.BaseStatement | cst.BaseSmallStatement, env: Env) -> Env | None:
+        self._narrowed.clear()  # statements mutate environments, narrowed ones included
         if isinstance(node, cst.SimpleStatementLine):
             return self._exec_block(node.body, env)
         if isinstance(node, cst.Expr):
@@ -598,6 +606,7 @@ class FlowAnalysis:
         if isinstance(node, cst.NamedExpr):
             value = self._eval(node.value, env)
             if isinstance(node.target, cst.Name):
+                self._narrowed.clear()  # ``env`` may be a narrowed environment
                 env.bind(node.target.value, value)
                 self._summarise(node.target.value, value)
             return value
@@ -711,9 +720,18 @@ class FlowAnalysis:
     # --- narrowing ------------------------------------------------------------------------------
 
     def _narrow(self, test: cst.BaseExpression, env: Env | None, truth: bool) -> Env | None:
-        """The environment in which ``test`` evaluated to ``truth``."""
+        """The environment in which ``test`` evaluated to ``truth``: a new one, never ``env``."""
         if env is None:
             return None
+        key = (test, truth, id(env))
+        known = self._narrowed.get(key)
+        if known is not None:
+            return known[1]
+        narrowed = self._narrow_once(test, env, truth)
+        self._narrowed[key] = (env, narrowed)
+        return narrowed
+
+    def _narrow_once(self, test: cst.BaseExpression, env: Env, truth: bool) -> Env | None:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._narrow(test.expression, env, not truth)
         if isinstance(test, cst.BooleanOperation):

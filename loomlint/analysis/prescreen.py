@@ -24,13 +24,18 @@ _UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowErr
 def names_content(source: bytes, words: Iterable[str]) -> bool:
     """True unless the file surely has no content origin (``words``: the content fields and
     the short names of the content types). True as well when CPython cannot parse the file."""
-    vocabulary = frozenset(words)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: not ours to say
             tree = ast.parse(source)
     except _UNPARSABLE:
         return True
+    return tree_names_content(tree, words)
+
+
+def tree_names_content(tree: ast.Module, words: Iterable[str]) -> bool:
+    """``names_content`` on a syntax tree CPython has already built."""
+    vocabulary = frozenset(words)
     if not vocabulary:
         return False
     alternatives = "|".join(map(re.escape, sorted(vocabulary)))

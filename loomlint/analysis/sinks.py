@@ -119,23 +119,45 @@ class PositionClassifier:
         self._sinks = sinks
         self._spi = spi
         self._accessor_short_names = spi.accessor_short_names
+        self._comparison_targets: dict[cst.Comparison, dict[cst.ComparisonTarget, int]] = {}
+        self._used_at: dict[
+            cst.BaseExpression, tuple[cst.BaseExpression, cst.CSTNode | None] | None
+        ] = {}
 
     def classify(self, node: cst.BaseExpression, kind: ContentKind) -> Position | None:
+        where = self._where_used(node)
+        return self._at(*where, kind) if where is not None else None
+
+    def _where_used(
+        self, node: cst.BaseExpression
+    ) -> tuple[cst.BaseExpression, cst.CSTNode | None] | None:
+        """The expression whose parent uses ``node``'s value, and that parent: ``node``'s
+        value passes on through ``and``/``or``, a ternary's branches and a walrus. None for
+        a ternary's test (a truth test).
+
+        Remembered for every expression passed through: each operand of a chain of 5,000
+        ``or`` would otherwise climb the whole chain, which is quadratic.
+        """
+        climbed: list[cst.BaseExpression] = []
         position = node
-        parent = self._index.parent(position)
+        where: tuple[cst.BaseExpression, cst.CSTNode | None] | None
         while True:
-            if isinstance(parent, cst.BooleanOperation):
-                pass
-            elif isinstance(parent, cst.IfExp):
-                if parent.test is position:
-                    return None  # a truth test
-            elif isinstance(parent, cst.NamedExpr):
-                pass  # the walrus binds it (tracked by flow) and passes it on
-            else:
+            if position in self._used_at:
+                where = self._used_at[position]
                 break
-            position = parent
             parent = self._index.parent(position)
-        return self._at(position, parent, kind)
+            if isinstance(parent, cst.IfExp) and parent.test is position:
+                where = None  # a truth test
+                break
+            if not isinstance(parent, (cst.BooleanOperation, cst.IfExp, cst.NamedExpr)):
+                # (the walrus binds it, tracked by flow, and passes it on)
+                where = (position, parent)
+                break
+            climbed.append(position)
+            position = parent
+        for expression in climbed:
+            self._used_at[expression] = where
+        return where
 
     # --- positions ------------------------------------------------------------------------------
 
@@ -151,11 +173,11 @@ class PositionClassifier:
                 return None
             return _use(f"is used with unary `{_OPERATOR_TEXT.get(type(parent.operator), '?')}`")
         if isinstance(parent, cst.Comparison):
-            return self._comparison(position, parent)
+            return self._comparison(parent, -1) if parent.left is position else None
         if isinstance(parent, cst.ComparisonTarget):
             comparison = self._index.parent(parent)
-            if isinstance(comparison, cst.Comparison):
-                return self._comparison(position, comparison)
+            if isinstance(comparison, cst.Comparison) and parent.comparator is position:
+                return self._comparison(comparison, self._target_index(comparison, parent))
             return None
         if isinstance(parent, cst.Attribute):
             if parent.value is not position:
@@ -215,22 +237,25 @@ class PositionClassifier:
             return _use("is iterated by `yield from`")
         return None
 
-    def _comparison(
-        self, position: cst.BaseExpression, comparison: cst.Comparison
-    ) -> Position | None:
-        operators: list[cst.BaseCompOp] = []
-        if comparison.left is position and comparison.comparisons:
-            operators.append(comparison.comparisons[0].operator)
-        for index, target in enumerate(comparison.comparisons):
-            if target.comparator is position:
-                operators.append(target.operator)
-                if index + 1 < len(comparison.comparisons):
-                    operators.append(comparison.comparisons[index + 1].operator)
+    def _target_index(self, comparison: cst.Comparison, target: cst.ComparisonTarget) -> int:
+        """Where ``target`` is in its chain, indexed once per chain: asking each operand of
+        ``a < b < ... < z`` by a scan would be quadratic in the chain's length."""
+        indexes = self._comparison_targets.get(comparison)
+        if indexes is None:
+            indexes = {t: i for i, t in enumerate(comparison.comparisons)}
+            self._comparison_targets[comparison] = indexes
+        return indexes[target]
+
+    def _comparison(self, comparison: cst.Comparison, index: int) -> Position | None:
+        """The operand at ``index`` of the chain (-1: its left end) by its operators."""
+        targets = comparison.comparisons
+        operators = [targets[i].operator for i in (index, index + 1) if 0 <= i < len(targets)]
+        is_left = index == -1
         for operator in operators:
             if isinstance(operator, _SANCTIONED_COMPARISONS):
                 continue
             if isinstance(operator, (cst.In, cst.NotIn)):
-                if comparison.left is position:
+                if is_left:
                     continue  # compared to the container's items by equality
                 return _use("is searched with `in`")
             text = _OPERATOR_TEXT.get(type(operator), "an ordering operator")
