@@ -191,5 +191,6 @@ class ResultCache:
             pass  # a cache that cannot be written only costs time
 
     def _entry_path(self, path: str) -> Path:
-        name = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:40]
+        # fsencode: a file name need not be valid UTF-8 (it arrives with surrogate escapes).
+        name = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:40]
         return self._entries / f"{name}.json"

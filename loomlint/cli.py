@@ -267,7 +267,7 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 @main.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=str))
 @click.option(
     "--format",
     "output_format",
@@ -479,7 +479,7 @@ def check_command(
 
 
 @main.command("fix")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.argument("paths", nargs=-1, type=click.Path(readable=False, path_type=str))
 @_analysis_options
 @click.option(
     "--diff",
@@ -914,11 +914,13 @@ def _load_runner() -> RunCheck:
 
 
 def _write(report: str, output_file: Path | None) -> None:
+    # A file name that is not valid UTF-8 is written back as the bytes it was.
+    data = report.encode("utf-8", "surrogateescape")
     if output_file is None:
-        click.echo(report, nl=False)
+        click.echo(data, nl=False)
         return
     try:
-        write_atomically(output_file, report.encode("utf-8"))
+        write_atomically(output_file, data)
     except OSError as exc:
         raise _Failure(f"cannot write '{output_file}': {exc.strerror or exc}") from exc
 

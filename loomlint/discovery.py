@@ -12,6 +12,7 @@ checked once, under the first name found.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,9 @@ class DiscoveryError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Discovery:
-    """The files to check (cwd-relative posix paths when inside cwd), and walk warnings."""
+    """The files to check (cwd-relative posix paths when inside cwd), and walk warnings.
+
+    A folder that cannot be listed is among the files: reading it reports it (LML902)."""
 
     files: tuple[str, ...]
     warnings: tuple[str, ...]
@@ -60,9 +63,15 @@ def discover_files(paths: Sequence[str | Path], settings: Settings) -> Discovery
     walker = _Walker(settings)
     for argument in paths:
         absolute = Path(os.path.normpath(settings.cwd / argument))
-        if not absolute.exists():
-            raise DiscoveryError(f"path '{argument}' does not exist")
-        if absolute.is_dir():
+        try:
+            is_dir = stat.S_ISDIR(absolute.stat().st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            raise DiscoveryError(f"path '{argument}' does not exist") from None
+        except OSError:
+            # There, but not to be looked at (a folder on its way forbids it): reading it
+            # reports why (LML902), and the other paths are still checked.
+            is_dir = False
+        if is_dir:
             walker.walk(absolute)
         elif walker.is_excluded(absolute, is_dir=False, walk_root=None):
             continue
@@ -129,10 +138,10 @@ class _Walker:
         try:
             with os.scandir(directory) as scan:
                 entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError as exc:
-            self.warnings.append(
-                f"cannot read directory '{self.display(directory)}': {exc.strerror or exc}"
-            )
+        except OSError:
+            # Reported as the folder's own diagnostic (LML902, see ``reading``), which
+            # neither ``-q`` nor a clean summary hides.
+            self.add(directory)
             return
         patterns = inherited
         if any(entry.name == ".gitignore" for entry in entries):

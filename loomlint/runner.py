@@ -22,6 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loomlint.analysis.compilecheck import compiles, python_version
 from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
@@ -29,11 +30,10 @@ from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
 from loomlint.interrupt import leave_interrupts_to_the_main_thread
+from loomlint.reading import Unreadable, read_source
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
-
-_DEPTH_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too complex")
 
 
 @dataclass(slots=True)
@@ -91,6 +91,11 @@ class _Run:
         # LOOMLINT_TIMINGS=1 prints where a run's time went, on stderr.
         self._timings = os.environ.get("LOOMLINT_TIMINGS") == "1"
         self._started = time.perf_counter()
+        # Digests of the files CPython compiles: known from earlier runs, and found in this one.
+        self._known_compilable = self._cache.compilable() if self._cache is not None else set[str]()
+        self._compilable: set[str] = set()
+        # Why mypy could not run at all, when it could not.
+        self._mypy_unavailable: str | None = None
 
     def _mark(self, phase: str) -> None:
         if self._timings:
@@ -107,30 +112,20 @@ class _Run:
                 sources[path] = given[path]
                 continue
             try:
-                sources[path] = Path(path).read_bytes()
-            except OSError as exc:
-                results[path] = file_diagnostic(
-                    path, "LML902", f"the file cannot be read ({exc.strerror}); it was not checked"
-                )
+                sources[path] = read_source(path)
+            except Unreadable as exc:
+                results[path] = file_diagnostic(path, "LML902", str(exc))
                 self._tick()
         relevant: list[str] = []
-        known_compilable = self._cache.compilable() if self._cache is not None else set[str]()
-        compilable: set[str] = set()
         for path, source in sources.items():
             if self._may_hold_content(source):
                 relevant.append(path)
-                continue
-            # Nothing to analyse, but a syntax error is still reported: CPython compiles the
-            # file, once per version of its bytes.
-            digest = source_digest(source)
-            if digest in known_compilable or _compiles(source):
-                compilable.add(digest)
+            elif self._compiles(source):
+                # Nothing to analyse, but a syntax error is still reported (below).
                 results[path] = FileResult(path=path)
                 self._tick()
             else:
                 relevant.append(path)
-        if self._cache is not None and compilable - known_compilable:
-            self._cache.record_compilable(compilable | known_compilable)
         self._mark(f"read and screened {len(paths)} files by text: {len(relevant)} to parse")
         digests = {path: source_digest(sources[path]) for path in relevant}
         cached = {path: self._cached(path, digests[path]) for path in relevant}
@@ -155,11 +150,13 @@ class _Run:
                 if self._cache is not None and not result.degraded:
                     self._cache.put(path, digests[path], result, self._keys.get(path))
             self._mark("analysed")
+            if self._cache is not None and self._compilable - self._known_compilable:
+                self._cache.record_compilable(self._compilable | self._known_compilable)
         finally:
             pool.close()
             self._mark("workers stopped")
         run = RunResult(results=[results[path] for path in paths], notes=self.notes)
-        if any(result.degraded for result in run.results):
+        if self._mypy_unavailable is None and any(result.degraded for result in run.results):
             run.notes.append(
                 "mypy could not analyse some files (LML904); they were checked without types, "
                 "so precision is reduced there"
@@ -207,6 +204,20 @@ class _Run:
             self._mark("nothing the last build read has changed: no mypy build")
             return
         texts = {path: _decoded(sources[path]) for path in relevant}
+        # Files mypy cannot take would each stop its build with a blocking error, and each
+        # stop costs a rebuild (the oracle's retry limit): enough of them would leave every
+        # file without types. They are analysed without types (or refused) instead.
+        rejected = {
+            path: reason
+            for path in relevant
+            if texts[path] is not None
+            and (reason := self._not_for_mypy(path, sources[path])) is not None
+        }
+        for path in rejected:
+            hit = cached[path]
+            if hit is not None:  # no type went into it
+                results[path] = hit.result
+                self._tick()
         # While mypy builds, a worker screens the files it must analyse: most files that
         # mention content never read it, and need no LibCST analysis beyond that screen.
         screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
@@ -217,7 +228,7 @@ class _Run:
             [
                 SourceFile(path, text, force=cached[path] is None)
                 for path, text in texts.items()
-                if text is not None
+                if text is not None and path not in rejected
             ],
             consumer,
         )
@@ -226,13 +237,15 @@ class _Run:
         self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
         if oracle is None:
             for path in relevant:
-                if path not in self._pending:
-                    self._pending[path] = pool.submit(Task(path, sources[path], None, None))
+                if path not in self._pending and path not in results:
+                    self._pending[path] = pool.submit(
+                        Task(path, sources[path], None, self._mypy_unavailable)
+                    )
             return
         stale: list[str] = []
         for path in relevant:
             hit = cached[path]
-            if hit is None or texts[path] is None or path in oracle.failures:
+            if hit is None or texts[path] is None or path in oracle.failures or path in rejected:
                 continue
             if oracle.dependency_keys.get(path) == hit.dependency_key:
                 results[path] = hit.result
@@ -255,9 +268,11 @@ class _Run:
             if path in results or path in self._pending:
                 continue
             # mypy could not analyse it (LML904), or could not take its text at all.
-            failure = oracle.failures.get(path)
+            failure = oracle.failures.get(path) or self._mypy_unavailable
             if failure is None and texts[path] is None:
                 failure = "mypy cannot read this file's text"
+            elif path in rejected:
+                failure = rejected[path]
             self._pending[path] = pool.submit(Task(path, sources[path], None, failure))
 
     def _oracle(
@@ -273,11 +288,34 @@ class _Run:
         try:
             return oracle.analyze(files, consumer)
         except OracleUnavailable as exc:
+            # Each file analysed without types says so (LML904): in every format, and in the
+            # exit status, which a note on stderr (hidden by -q) is not.
+            self._mypy_unavailable = f"mypy could not run ({exc})"
             self.notes.append(
                 f"mypy could not run ({exc}); every file was checked without types, "
                 "so precision is reduced"
             )
             return None
+
+    def _not_for_mypy(self, path: str, source: bytes) -> str | None:
+        """Why mypy cannot analyse the file, if it cannot."""
+        if not self._compiles(source):
+            return f"{python_version()} cannot compile it, so mypy was not run on it"
+        try:
+            path.encode("utf-8")
+        except UnicodeEncodeError:
+            return "its name is not valid UTF-8, which mypy cannot take"
+        return None
+
+    def _compiles(self, source: bytes) -> bool:
+        """Whether CPython compiles the file, asked once per version of its bytes."""
+        digest = source_digest(source)
+        if digest in self._known_compilable or digest in self._compilable:
+            return True
+        if compiles(source):
+            self._compilable.add(digest)
+            return True
+        return False
 
     def _cached(self, path: str, digest: str) -> CachedResult | None:
         return self._cache.get(path, digest) if self._cache is not None else None
@@ -373,11 +411,3 @@ def _decoded(source: bytes) -> str | None:
         return source.decode(encoding)
     except (SyntaxError, UnicodeDecodeError, LookupError):
         return None
-
-
-def _compiles(source: bytes) -> bool:
-    try:
-        compile(source, "<loomlint>", "exec", flags=0x400, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True

@@ -148,9 +148,9 @@ class MypyOracle:
     def _build(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
-        args = [f.path for f in files]
-        if self._config_file is not None:
-            args += ["--config-file", str(self._config_file)]
+        args = ["--config-file", str(self._config_file)] if self._config_file is not None else []
+        # After "--", a file named like an option (``--strict.py``) is only a file.
+        args += ["--", *(f.path for f in files)]
         try:
             sources, options = process_options(args, stdout=output, stderr=output)
         except SystemExit:

@@ -8,6 +8,7 @@ imports}``. Lines and columns are 1-based; ``end_column`` is exclusive.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,20 @@ from loomlint.diagnostics import Diagnostic, Edit, Fix
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:
     ordered = sorted(diagnostics, key=_order)
-    return json.dumps([diagnostic_to_json(d) for d in ordered], indent=2, ensure_ascii=False) + "\n"
+    return dump_json([diagnostic_to_json(d) for d in ordered]) + "\n"
+
+
+# A file name that is not valid UTF-8 arrives with each undecodable byte as a lone surrogate
+# (PEP 383): no UTF-8 stream can carry one raw.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_json(value: object) -> str:
+    """Indented JSON, non-ASCII text as is, and lone surrogates (the undecodable bytes of a
+    file name) as ``\\udcXX`` escapes: valid UTF-8 JSON, which decodes to the name Python
+    uses for the file (``os.fsencode`` gives back its bytes)."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _order(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:

@@ -8,7 +8,6 @@ there is one. Columns count Unicode code points, as loomlint's do, and the run s
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from loomlint.catalog import Rule, load_catalog
 from loomlint.diagnostics import Diagnostic, Fix
 from loomlint.docs import render_rule_page, rule_url
 from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
+from loomlint.output.json import dump_json
 from loomlint.output.levels import level_of
 
 SARIF_VERSION = "2.1.0"
@@ -57,7 +57,7 @@ def render_sarif(
 ) -> str:
     """The SARIF log of ``diagnostics``; URIs are relative to ``source_root``."""
     log = build_sarif(diagnostics, source_root=source_root, cwd=cwd, read_lines=read_lines)
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return dump_json(log) + "\n"
 
 
 def build_sarif(
@@ -177,7 +177,8 @@ def _artifact_location(path: str, source_root: Path, cwd: Path) -> _JsonObject:
         relative = absolute.relative_to(source_root)
     except ValueError:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative.as_posix(), safe="/"), "uriBaseId": SRCROOT}
+    # Percent-encoded from the name's bytes: a name need not be valid UTF-8.
+    return {"uri": quote(os.fsencode(relative.as_posix()), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _region(diagnostic: Diagnostic) -> _JsonObject:
