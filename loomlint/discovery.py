@@ -35,6 +35,8 @@ def is_python_file(path: Path) -> bool:
     if path.suffix:
         return False
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return True  # a FIFO or a device: the run refuses it (LML902) without opening it
         with path.open("rb") as handle:
             first_line = handle.readline(256)
     except OSError:

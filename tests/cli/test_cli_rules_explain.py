@@ -21,8 +21,8 @@ LML003  content-coercion     yes      Part-message content, a narrowed parts lis
 LML004  content-cast         no       `typing.cast` of content to one branch instead of narrowing it.
 LML100  unused-suppression   no       A `# loomlint: ignore[...]` or `# noqa: LML...` comment that suppresses nothing.
 LML901  syntax-error         no       The file could not be parsed, so it was not checked.
-LML902  undecodable-source   no       The file's bytes could not be decoded as Python source, so it was not checked.
-LML903  too-deeply-nested    no       The file is nested too deeply for the parser or the analysis, so it was not checked.
+LML902  undecodable-source   no       The file could not be read or decoded as Python source, so it was not checked.
+LML903  too-deeply-nested    no       The file is nested too deeply or too complex for the parser, so it was not checked.
 LML904  types-unavailable    no       The type oracle (mypy) failed on this file; it was checked without types.
 LML905  internal-error       no       loomlint itself failed on this file; the other files were still checked.
 """  # noqa: E501

@@ -71,17 +71,14 @@ def _check(
 
 def test_a_named_fifo_is_refused_without_being_opened(project: Path) -> None:
     os.mkfifo(project / "pipe.py")
+    os.mkfifo(project / "script")  # no suffix: not even opened to look for a shebang
     (project / "good.py").write_text(BAD_USE)
-    code, found, _ = _check(project, "pipe.py", "good.py")
+    code, found, _ = _check(project, "pipe.py", "script", "good.py")
+    refused = "this is a named pipe (FIFO), not a regular file; it was not read"
     assert found == [
         ("good.py", 4, 15, "LML003", found[0][4]),
-        (
-            "pipe.py",
-            1,
-            1,
-            "LML902",
-            "this is a named pipe (FIFO), not a regular file; it was not read",
-        ),
+        ("pipe.py", 1, 1, "LML902", refused),
+        ("script", 1, 1, "LML902", refused),
     ]
     assert code == 2
 
