@@ -192,9 +192,7 @@ def test_undecodable_gitignore_does_not_crash(tree: Tree) -> None:
     assert discover(root) == ("a.py",)
 
 
-def test_unreadable_folder_is_among_the_files(
-    tree: Tree, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_unreadable_folder_is_among_the_files(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tree("a.py", "locked/b.py")
     real_scandir = os.scandir
 
