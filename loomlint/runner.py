@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loomlint.analysis.compilecheck import compiles, python_version
+from loomlint.analysis.compilecheck import compiles, over_size, python_version
 from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
@@ -299,6 +299,8 @@ class _Run:
 
     def _not_for_mypy(self, path: str, source: bytes) -> str | None:
         """Why mypy cannot analyse the file, if it cannot."""
+        if over_size(source) is not None:
+            return "it is over one file's size budget, so mypy was not run on it"
         if not self._compiles(source):
             return f"{python_version()} cannot compile it, so mypy was not run on it"
         try:

@@ -24,6 +24,8 @@ import sys
 import warnings
 from dataclasses import dataclass
 
+from loomlint.analysis import budget
+
 # Deeper syntax trees are refused before LibCST parses them. At 1,000 levels LibCST's parser
 # takes about a second on the costliest chain (``x[0][0]...``) and a few hundred MB on
 # ternaries and lambdas; its cost grows with the square of the depth and more beyond.
@@ -53,6 +55,20 @@ class Verdict:
     refusal: Refusal | None = None
     syntax_error: SyntaxError | None = None
     tree: ast.Module | None = None
+
+
+def over_size(source: bytes) -> Verdict | None:
+    """The refusal of a file larger than one file's memory budget (``budget.FILE_BYTES``)."""
+    if len(source) <= budget.FILE_BYTES:
+        return None
+    return Verdict(
+        compiles=False,
+        refusal=Refusal(
+            "LML903",
+            f"the file is larger than {budget.FILE_BYTES // (1024 * 1024)} MiB, the most one "
+            "file may take to analyse; it was not checked",
+        ),
+    )
 
 
 def compiles(source: bytes) -> bool:

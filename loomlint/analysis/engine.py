@@ -13,7 +13,8 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from loomlint.analysis.compilecheck import Verdict, judge, python_version
+from loomlint.analysis.budget import Deadline, OverBudget
+from loomlint.analysis.compilecheck import Verdict, judge, over_size, python_version
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.positions import compute_positions
@@ -48,7 +49,8 @@ def analyze_source(
     types_failure: str | None = None,
 ) -> FileResult:
     """Analyse one file. ``types_failure`` says why types were requested but are missing."""
-    verdict = judge(source)
+    deadline = Deadline()
+    verdict = over_size(source) or judge(source)
     if (
         verdict.refusal is None
         and types_failure is None
@@ -71,7 +73,7 @@ def analyze_source(
         # The source as decoded, not module.code: regenerating the code costs a full pass.
         text = source.decode(module.encoding, errors="replace")
         index = build_index(module)
-        flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated).run()
+        flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated, deadline).run()
         positions = _LazyPositions(module, index)
         statement_range = positions.statement_range
         if flow or has_typed_content(types):
@@ -87,6 +89,19 @@ def analyze_source(
                 catalog,
                 path,
                 _Unanalysable("LML903", "the file is nested too deeply to analyse"),
+            )
+        )
+        types_failure = None
+    except OverBudget:
+        diagnostics.append(
+            _analysis_diagnostic(
+                catalog,
+                path,
+                _Unanalysable(
+                    "LML903",
+                    f"the analysis of this file took more than its {deadline.seconds:g} s "
+                    "budget; it was not checked",
+                ),
             )
         )
         types_failure = None

@@ -20,6 +20,7 @@ from typing import Literal
 
 import libcst as cst
 
+from loomlint.analysis.budget import Deadline
 from loomlint.analysis.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
@@ -148,8 +149,10 @@ class FlowAnalysis:
         index: ModuleIndex,
         spi: SpiModel,
         unrelated: Unrelated,
+        deadline: Deadline | None = None,
     ) -> None:
         self._module = module
+        self._deadline = deadline if deadline is not None else Deadline()
         self._index = index
         self._spi = spi
         self._evidence = Evidence(index, spi, unrelated)
@@ -234,6 +237,7 @@ class FlowAnalysis:
         return env
 
     def _exec(self, node: cst.BaseStatement | cst.BaseSmallStatement, env: Env) -> Env | None:
+        self._deadline.step()
         self._narrowed.clear()  # statements mutate environments, narrowed ones included
         if isinstance(node, cst.SimpleStatementLine):
             return self._exec_block(node.body, env)
@@ -581,6 +585,7 @@ class FlowAnalysis:
 
     def _eval(self, node: cst.BaseExpression, env: Env) -> Value | None:
         """Evaluate for flow: record every candidate inside, return the node's own value."""
+        self._deadline.step()
         origin_value = self._origin_value(node, env)
         if origin_value is not None:
             self._record(node, origin_value)
@@ -732,6 +737,7 @@ class FlowAnalysis:
         return narrowed
 
     def _narrow_once(self, test: cst.BaseExpression, env: Env, truth: bool) -> Env | None:
+        self._deadline.step()
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._narrow(test.expression, env, not truth)
         if isinstance(test, cst.BooleanOperation):
