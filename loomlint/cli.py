@@ -562,7 +562,7 @@ def fix_command(
 def _fix_file(result: FileResult, *, show_diff: bool) -> FixOutcome:
     # Imported here: LibCST's codemod machinery costs a third of a second to import, and
     # `check` never needs it.
-    from loomlint.fix import FixOutcome, apply_fixes
+    from loomlint.fix import FixOutcome, apply_fixes, source_lines
 
     if not any(d.fix is not None for d in result.diagnostics):
         return FixOutcome("", (), ())
@@ -580,8 +580,8 @@ def _fix_file(result: FileResult, *, show_diff: bool) -> FixOutcome:
         click.echo(
             "".join(
                 difflib.unified_diff(
-                    text.splitlines(keepends=True),
-                    outcome.text.splitlines(keepends=True),
+                    source_lines(text),
+                    source_lines(outcome.text),
                     fromfile=f"a/{result.path}",
                     tofile=f"b/{result.path}",
                 )

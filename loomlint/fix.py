@@ -7,6 +7,7 @@ existing ``from module import name`` and otherwise adds one beside the other imp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,8 +69,27 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+# The line breaks of Python source, as LibCST's tokenizer (like CPython's) counts lines for the
+# positions edits carry. str.splitlines() also breaks at \x0b, \x0c, \x1c-\x1e, \x85, \u2028
+# and \u2029, which Python allows in comments and strings: edits after one would land on
+# another line.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of Python source, each with its line break, numbered as LibCST numbers them."""
+    lines: list[str] = []
+    start = 0
+    for match in _LINE_BREAK.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
 def _splice(text: str, edits: Sequence[Edit]) -> str:
-    lines = text.splitlines(keepends=True)
+    lines = source_lines(text)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -110,8 +130,13 @@ def _accessors_taken(text: str, fixable: Sequence[Diagnostic]) -> set[str]:
 
 def _add_imports(text: str, qualified_names: Sequence[str]) -> str:
     module = cst.parse_module(text)
+    # LibCST drops a lone "\r" that ends a file (its code is then a prefix of the text);
+    # whatever it dropped is put back, so only the import differs.
+    dropped = text[len(module.code) :]
+    if module.code + dropped != text:
+        raise ValueError("LibCST does not reproduce this file's text; it is left as it is")
     context = CodemodContext()
     for qualified in qualified_names:
         package, _, name = qualified.rpartition(".")
         AddImportsVisitor.add_needed_import(context, package, name)
-    return AddImportsVisitor(context).transform_module(module).code
+    return AddImportsVisitor(context).transform_module(module).code + dropped

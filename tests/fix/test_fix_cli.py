@@ -100,3 +100,38 @@ def test_unfixable_findings_remain_and_exit_1(project: Path) -> None:
         "bad.py:11:17: LML003 content of `m` is coerced to str by repr(); use text_of(...)\n"
     )
     assert err.endswith("Fixed 2 findings in 1 file; 1 finding remaining.\n")
+
+
+# Characters str.splitlines() breaks at but Python (and LibCST) do not: legal in comments.
+NOT_LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+@pytest.mark.parametrize(
+    ("odd", "newline"),
+    [("\x0c", "\n"), (NOT_LINE_BREAKS, "\n"), (NOT_LINE_BREAKS, "\r\n"), (NOT_LINE_BREAKS, "\r")],
+)
+def test_edits_land_on_the_finding_after_characters_splitlines_breaks_at(
+    project: Path, odd: str, newline: str
+) -> None:
+    lines = [
+        "from loomlint.content import LlmMessage",
+        "",
+        "",
+        "def f(m: LlmMessage) -> str:",
+        f"    # odd characters: {odd} end",
+        "    size = len(m.content)",
+        "    return str(m.content) * size",
+        "",
+    ]
+    source = newline.join(lines)
+    (project / "odd.py").write_bytes(source.encode())
+    assert _fix("odd.py", "--quiet") == (
+        1,
+        "odd.py:6:16: LML001 content of `m` is used as one branch by len(), but it may be a "
+        "list of parts; narrow it with isinstance() first, or use text_of(...)\n",
+        "",
+    )
+    expected = source.replace("import LlmMessage", "import text_of, LlmMessage").replace(
+        "return str(m.content)", "return text_of(m.content)"
+    )
+    assert (project / "odd.py").read_bytes() == expected.encode()
