@@ -50,7 +50,7 @@ from loomlint.progress import ProgressDisplay
 from loomlint.shard import ShardError, parse_shard
 
 if TYPE_CHECKING:
-    from loomlint.fix import FixOutcome
+    from loomlint.fixfiles import FileFix
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -69,6 +69,9 @@ class RunResult(Protocol):
 
     @property
     def notes(self) -> Sequence[str]: ...
+
+    @property
+    def digests(self) -> Mapping[str, str]: ...
 
 
 # Called as files finish: progress(done, total).
@@ -536,64 +539,74 @@ def fix_command(
             no_project_plugins=no_project_plugins,
         )
         run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
+        fixes = _fix_files(run, settings, show_diff=show_diff, quiet=quiet, no_cache=no_cache)
         remaining: list[Diagnostic] = []
         fixed_count = 0
         changed_files = 0
-        for result in run.results:
-            outcome = _fix_file(result, show_diff=show_diff)
-            fixed_count += len(outcome.fixed)
-            changed_files += 1 if outcome.fixed else 0
-            fixed_ids = {id(d) for d in outcome.fixed}
+        problems: list[str] = []
+        for result, fixed in fixes:
+            fixed_count += len(fixed.outcome.fixed)
+            changed_files += 1 if fixed.outcome.fixed else 0
+            if fixed.problem is not None:
+                problems.append(fixed.problem)
+            if show_diff and fixed.outcome.fixed:
+                click.echo(_unified_diff(result.path, fixed.original, fixed.outcome.text), nl=False)
+            fixed_ids = {id(d) for d in fixed.outcome.fixed}
             remaining.extend(d for d in result.diagnostics if id(d) not in fixed_ids)
         remaining.sort(key=lambda d: d.sort_key)
         if not show_diff:
             click.echo(render_text(remaining, quiet=True), nl=False)
+        for problem in problems:
+            click.echo(f"error: {problem}", err=True)
         verb = "Would fix" if show_diff else "Fixed"
+        failed = f"; {_count(len(problems), 'file')} could not be fixed" if problems else ""
         _stderr(
             f"{verb} {_count(fixed_count, 'finding')} in {_count(changed_files, 'file')}; "
-            f"{_count(len(remaining), 'finding')} remaining.",
+            f"{_count(len(remaining), 'finding')} remaining{failed}.",
             quiet=quiet,
         )
-    if any(d.code in ANALYSIS_FAILURE_CODES for d in remaining):
+    if problems or any(d.code in ANALYSIS_FAILURE_CODES for d in remaining):
         raise SystemExit(EXIT_ERROR)
     raise SystemExit(EXIT_FINDINGS if remaining or (show_diff and fixed_count) else EXIT_CLEAN)
 
 
-def _fix_file(result: FileResult, *, show_diff: bool) -> FixOutcome:
+def _fix_files(
+    run: RunResult, settings: Settings, *, show_diff: bool, quiet: bool, no_cache: bool
+) -> list[tuple[FileResult, FileFix]]:
+    """Each file's result with its fix. A file changed since its analysis is analysed again
+    (once): fixing it from findings about other bytes could rewrite the wrong text."""
     # Imported here: LibCST's codemod machinery costs a third of a second to import, and
     # `check` never needs it.
-    from loomlint.fix import FixOutcome, apply_fixes, source_lines
+    from loomlint.fixfiles import FileFix, fix_file
 
-    if not any(d.fix is not None for d in result.diagnostics):
-        return FixOutcome("", (), ())
-    path = Path(result.path)
-    try:
-        raw = path.read_bytes()
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        text = raw.decode(encoding)
-    except (OSError, SyntaxError, UnicodeDecodeError) as exc:
-        raise _Failure(f"cannot read '{result.path}' to fix it: {exc}") from exc
-    outcome = apply_fixes(text, result.diagnostics)
-    if not outcome.fixed:
-        return outcome
-    if show_diff:
-        click.echo(
-            "".join(
-                difflib.unified_diff(
-                    source_lines(text),
-                    source_lines(outcome.text),
-                    fromfile=f"a/{result.path}",
-                    tofile=f"b/{result.path}",
-                )
-            ),
-            nl=False,
+    def fix(result: FileResult, digests: Mapping[str, str]) -> FileFix:
+        return fix_file(
+            result, digests.get(result.path), settings.project_root, write=not show_diff
         )
-        return outcome
-    try:
-        path.write_bytes(outcome.text.encode(encoding))
-    except OSError as exc:
-        raise _Failure(f"cannot write '{result.path}': {exc.strerror or exc}") from exc
-    return outcome
+
+    fixes = [(result, fix(result, run.digests)) for result in run.results]
+    changed = {result.path: index for index, (result, f) in enumerate(fixes) if f.changed}
+    if not changed:
+        return fixes
+    for path in changed:
+        _stderr(f"note: '{path}' changed after it was analysed; it was analysed again", quiet=quiet)
+    again = _run(list(changed), settings, debug=False, quiet=True, no_cache=no_cache)
+    for result in again.results:
+        fixed = fix(result, again.digests)
+        if fixed.changed:
+            fixed = FileFix(problem=f"'{result.path}' keeps changing; it was not fixed")
+        fixes[changed[result.path]] = (result, fixed)
+    return fixes
+
+
+def _unified_diff(path: str, before: str, after: str) -> str:
+    from loomlint.fix import source_lines
+
+    return "".join(
+        difflib.unified_diff(
+            source_lines(before), source_lines(after), fromfile=f"a/{path}", tofile=f"b/{path}"
+        )
+    )
 
 
 def console_main() -> None:

@@ -41,6 +41,8 @@ class RunResult:
     results: list[FileResult] = field(default_factory=list[FileResult])
     # Said once each on stderr: reduced precision, mypy unavailable, ...
     notes: list[str] = field(default_factory=list[str])
+    # The digest of the bytes each file was analysed from (``fix`` writes only over those).
+    digests: dict[str, str] = field(default_factory=dict[str, str])
 
 
 def run_check(
@@ -116,6 +118,7 @@ class _Run:
             except Unreadable as exc:
                 results[path] = file_diagnostic(path, "LML902", str(exc))
                 self._tick()
+        digests = {path: source_digest(source) for path, source in sources.items()}
         relevant: list[str] = []
         for path, source in sources.items():
             if self._may_hold_content(source):
@@ -127,7 +130,6 @@ class _Run:
             else:
                 relevant.append(path)
         self._mark(f"read and screened {len(paths)} files by text: {len(relevant)} to parse")
-        digests = {path: source_digest(sources[path]) for path in relevant}
         cached = {path: self._cached(path, digests[path]) for path in relevant}
         pool = AnalysisPool(
             self._settings,
@@ -155,7 +157,9 @@ class _Run:
         finally:
             pool.close()
             self._mark("workers stopped")
-        run = RunResult(results=[results[path] for path in paths], notes=self.notes)
+        run = RunResult(
+            results=[results[path] for path in paths], notes=self.notes, digests=digests
+        )
         if self._mypy_unavailable is None and any(result.degraded for result in run.results):
             run.notes.append(
                 "mypy could not analyse some files (LML904); they were checked without types, "

@@ -14,6 +14,7 @@ from loomlint.diagnostics import Diagnostic, FileResult
 class FakeRunResult:
     results: list[FileResult]
     notes: list[str]
+    digests: dict[str, str] = field(default_factory=dict[str, str])
 
 
 @dataclass
