@@ -17,7 +17,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager, suppress
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
@@ -80,22 +80,30 @@ def read_regular(
 
 
 def replace_file(
-    folder: int, name: str, data: bytes, *, mode: int, owner: tuple[int, int] | None = None
+    folder: int,
+    name: str,
+    data: bytes,
+    *,
+    mode: int,
+    owner: tuple[int, int] | None = None,
+    durable: bool = True,
 ) -> None:
     """Atomically give ``name`` in ``folder`` the bytes ``data`` and permission bits ``mode``
     (and ``owner``, uid and gid, where allowed). A link at ``name`` is replaced, not followed.
+    ``durable`` syncs the data and the rename to disk before returning.
 
     On any failure the old file is untouched and the temporary file is removed.
     """
-    temporary = _write_aside(folder, name, data, mode=mode, owner=owner)
+    temporary = _write_aside(folder, name, data, mode=mode, owner=owner, durable=durable)
     try:
         os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         with suppress(OSError):
             os.unlink(temporary, dir_fd=folder)
         raise
-    with suppress(OSError):
-        os.fsync(folder)  # makes the rename itself survive a power cut
+    if durable:
+        with suppress(OSError):
+            os.fsync(folder)  # makes the rename itself survive a power cut
 
 
 def create_file(folder: int, name: str, data: bytes, *, mode: int) -> bool:
@@ -104,7 +112,7 @@ def create_file(folder: int, name: str, data: bytes, *, mode: int) -> bool:
     The file appears whole or not at all (written aside, then hard-linked into place); True
     when this call created it.
     """
-    temporary = _write_aside(folder, name, data, mode=mode, owner=None)
+    temporary = _write_aside(folder, name, data, mode=mode, owner=None, durable=True)
     try:
         os.link(temporary, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)
     except FileExistsError:
@@ -116,7 +124,13 @@ def create_file(folder: int, name: str, data: bytes, *, mode: int) -> bool:
 
 
 def _write_aside(
-    folder: int, name: str, data: bytes, *, mode: int, owner: tuple[int, int] | None
+    folder: int,
+    name: str,
+    data: bytes,
+    *,
+    mode: int,
+    owner: tuple[int, int] | None,
+    durable: bool,
 ) -> str:
     """A new, synced file in ``folder`` holding ``data``: its name, hidden and unique."""
     temporary = f".{name}.{secrets.token_hex(6)}.loomlint-tmp"
@@ -135,7 +149,8 @@ def _write_aside(
             view = memoryview(data)
             while view:
                 view = view[os.write(descriptor, view) :]
-            os.fsync(descriptor)
+            if durable:
+                os.fsync(descriptor)
         finally:
             os.close(descriptor)
     except BaseException:
@@ -146,7 +161,7 @@ def _write_aside(
 
 
 @contextmanager
-def locked(folder: int) -> Iterator[None]:
+def locked(folder: int) -> Generator[None]:
     """Hold an exclusive advisory lock on a folder: two loomlint processes that lock the same
     folder take turns (other programs do not take it)."""
     fcntl.flock(folder, fcntl.LOCK_EX)
