@@ -5,29 +5,51 @@ the mode (types or not) and, with types, the oracle's dependency key (the interf
 modules the file's types come from, mypy's options for it, mypy's version). It lives in
 ``.loomlint_cache/`` under the project root, one small JSON file per source file, written
 atomically; a corrupt or foreign entry is a miss, never an error.
+
+The folder is part of the tree being analysed, so a pull request can fill it. Every file in it
+is sealed with an HMAC keyed by a secret kept outside the tree (``cache_key``): a file whose
+seal does not match, forged, truncated or nested to exhaust the parser, is a miss and is never
+parsed. The cache never follows a link, reading or writing (``loomlint.safefiles``).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+import platformdirs
+
 from loomlint import __version__
 from loomlint.catalog import rules_dir
 from loomlint.diagnostics import FileResult
 from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
+from loomlint.safefiles import (
+    create_file,
+    is_within,
+    open_beneath,
+    open_folder,
+    read_regular,
+    replace_file,
+)
 
-_FORMAT = 1
+_FORMAT = 2
 CACHE_DIR_NAME = ".loomlint_cache"
-_BUILD_FILE = "build-v1.json"
-_COMPILABLE_FILE = "compilable-v1.json"
+_BUILD_FILE = "build-v2.json"
+_COMPILABLE_FILE = "compilable-v2.json"
+_GITIGNORE = b"# Created by loomlint.\n*\n"
+# No cache file is near this size; a bigger one is a miss, unread.
+_MAX_FILE_BYTES = 64 << 20
+_KEY_FILE = "cache-key"
+_KEY_BYTES = 32
 
 
 def source_digest(source: bytes) -> str:
@@ -74,31 +96,37 @@ def stat_files(paths: Iterable[str]) -> dict[str, tuple[int, int]]:
 
 class ResultCache:
     def __init__(self, directory: Path, settings_fingerprint: str, mode: str) -> None:
-        self._directory = directory
-        self._entries = directory / f"results-v{_FORMAT}"
+        self._project = directory.parent
+        self._name = directory.name
+        self._results = f"results-v{_FORMAT}"
         self._settings = settings_fingerprint
         self._mode = mode
+        # None: no key can be had, so nothing is read from or written to the cache.
+        self._key = cache_key(self._project)
 
     def get(self, path: str, digest: str) -> CachedResult | None:
         """The entry for this path if it was made from these bytes under these settings."""
-        try:
-            data = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
+        data = self._read(self._results, self._entry_name(path))
         if not isinstance(data, dict):
             return None
         entry = cast("dict[str, Any]", data)
         if any(entry.get(key) != value for key, value in self._identity(path, digest).items()):
             return None
-        try:
-            diagnostics = [diagnostic_from_json(item) for item in entry["diagnostics"]]
-            key = entry.get("dependency_key")
-            return CachedResult(
-                FileResult(path=path, diagnostics=diagnostics),
-                key if isinstance(key, str) else None,
-            )
-        except (KeyError, TypeError, ValueError):
+        items: object = entry.get("diagnostics")
+        if not isinstance(items, list):
             return None
+        try:
+            diagnostics = [
+                diagnostic_from_json(cast("Mapping[str, Any]", item))
+                for item in cast("list[object]", items)
+            ]
+        except (KeyError, TypeError, ValueError, RecursionError):
+            return None
+        key = entry.get("dependency_key")
+        return CachedResult(
+            FileResult(path=path, diagnostics=diagnostics),
+            key if isinstance(key, str) else None,
+        )
 
     def put(self, path: str, digest: str, result: FileResult, dependency_key: str | None) -> None:
         entry = {
@@ -106,7 +134,7 @@ class ResultCache:
             "dependency_key": dependency_key,
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         }
-        self._write(self._entry_path(path), entry)
+        self._write(self._results, self._entry_name(path), entry)
 
     def _identity(self, path: str, digest: str) -> dict[str, Any]:
         """What an entry must match to stand: written by ``put``, compared by ``get``."""
@@ -121,30 +149,22 @@ class ResultCache:
 
     def compilable(self) -> set[str]:
         """Digests of files known to compile (the files with nothing to analyse)."""
-        try:
-            data = json.loads((self._directory / _COMPILABLE_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return set()
+        data = self._read(None, _COMPILABLE_FILE)
         if not isinstance(data, dict):
             return set()
         record = cast("dict[str, Any]", data)
         digests = record.get("digests")
         if record.get("format") != _FORMAT or not isinstance(digests, list):
             return set()
-        return {str(d) for d in cast("list[object]", digests)}
+        return {d for d in cast("list[object]", digests) if isinstance(d, str)}
 
     def record_compilable(self, digests: set[str]) -> None:
-        self._write(
-            self._directory / _COMPILABLE_FILE, {"format": _FORMAT, "digests": sorted(digests)}
-        )
+        self._write(None, _COMPILABLE_FILE, {"format": _FORMAT, "digests": sorted(digests)})
 
     def build_unchanged(self, targets: Iterable[str]) -> bool:
         """Whether the last type-aware build over exactly these files read files that are all
         still as they were: then no type can have changed, and mypy need not run at all."""
-        try:
-            data = json.loads((self._directory / _BUILD_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return False
+        data = self._read(None, _BUILD_FILE)
         if not isinstance(data, dict):
             return False
         record = cast("dict[str, Any]", data)
@@ -163,7 +183,7 @@ class ResultCache:
                 str(path): (int(stat[0]), int(stat[1]))
                 for path, stat in cast("dict[str, list[int]]", inputs).items()
             }
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, KeyError):
             return False
         return stat_files(recorded) == recorded
 
@@ -175,22 +195,116 @@ class ResultCache:
             "targets": sorted(os.path.abspath(t) for t in targets),
             "inputs": {path: list(stat) for path, stat in inputs.items()},
         }
-        self._write(self._directory / _BUILD_FILE, record)
+        self._write(None, _BUILD_FILE, record)
 
-    def _write(self, target: Path, data: Mapping[str, object]) -> None:
+    def _seal(self, key: bytes, name: str, body: bytes) -> bytes:
+        """The hex HMAC of a file's body, bound to the file's name (an entry copied to another
+        name fails it)."""
+        return hmac.new(key, name.encode() + b"\0" + body, hashlib.sha256).hexdigest().encode()
+
+    def _read(self, folder_name: str | None, name: str) -> object:
+        """The JSON a sealed cache file holds; None if it is absent, unreadable or not sealed
+        with this machine's key."""
+        if self._key is None:
+            return None
+        names = [self._name] if folder_name is None else [self._name, folder_name]
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            ignore = self._directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Created by loomlint.\n*\n", encoding="utf-8")
-            handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(data, stream)
-            os.replace(temporary, target)
+            project = open_folder(self._project)
+            try:
+                folder = open_beneath(project, names)
+            finally:
+                os.close(project)
+            try:
+                raw, _ = read_regular(folder, name, limit=_MAX_FILE_BYTES)
+            finally:
+                os.close(folder)
+        except OSError:
+            return None
+        seal, _, body = raw.partition(b"\n")
+        if not hmac.compare_digest(seal, self._seal(self._key, f"{folder_name}/{name}", body)):
+            return None
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+
+    def _write(self, folder_name: str | None, name: str, data: Mapping[str, object]) -> None:
+        if self._key is None:
+            return
+        body = json.dumps(data).encode()
+        sealed = self._seal(self._key, f"{folder_name}/{name}", body) + b"\n" + body
+        try:
+            project = open_folder(self._project)
+            try:
+                cache = open_beneath(project, [self._name], create=True)
+            finally:
+                os.close(project)
+            try:
+                if not _exists(cache, ".gitignore"):
+                    create_file(cache, ".gitignore", _GITIGNORE, mode=0o644)
+                if folder_name is None:
+                    replace_file(cache, name, sealed, mode=0o600, durable=False)
+                    return
+                folder = open_beneath(cache, [folder_name], create=True)
+                try:
+                    replace_file(folder, name, sealed, mode=0o600, durable=False)
+                finally:
+                    os.close(folder)
+            finally:
+                os.close(cache)
         except OSError:
             pass  # a cache that cannot be written only costs time
 
-    def _entry_path(self, path: str) -> Path:
+    def _entry_name(self, path: str) -> str:
         # fsencode: a file name need not be valid UTF-8 (it arrives with surrogate escapes).
-        name = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:40]
-        return self._entries / f"{name}.json"
+        return hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:40] + ".json"
+
+
+def _exists(folder: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def cache_key(project_root: Path) -> bytes | None:
+    """The secret that seals cache files: 32 random bytes in the user's cache folder
+    (``$XDG_CACHE_HOME/loomlint/cache-key`` on Linux), made on first use, mode 0600.
+
+    None when it cannot be had, or when that folder lies inside the project, where a pull
+    request could supply the key along with entries sealed with it.
+    """
+    folder_path = platformdirs.user_cache_path("loomlint", appauthor=False)
+    if is_within(os.path.realpath(folder_path), os.path.realpath(project_root)):
+        return None
+    try:
+        folder_path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder = open_folder(folder_path)
+    except OSError:
+        return None
+    try:
+        key = _read_key(folder)
+        if key is None and not _exists(folder, _KEY_FILE):
+            create_file(folder, _KEY_FILE, secrets.token_bytes(_KEY_BYTES), mode=0o600)
+            key = _read_key(folder)  # this run's, or the one a concurrent run made first
+        return key
+    except OSError:
+        return None
+    finally:
+        os.close(folder)
+
+
+def _read_key(folder: int) -> bytes | None:
+    """The key, if the file holds one that only its owner, this user, can read."""
+    try:
+        key, status = read_regular(folder, _KEY_FILE, limit=_KEY_BYTES)
+    except OSError:
+        return None
+    if (
+        len(key) != _KEY_BYTES
+        or status.st_uid != os.getuid()
+        or stat.S_IMODE(status.st_mode) & 0o077
+    ):
+        return None
+    return key
