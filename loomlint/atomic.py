@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
+import stat
 from pathlib import Path
+
+from loomlint.safefiles import open_folder, replace_file
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``
+    (``safefiles.replace_file``).
 
     Raises ``OSError``; the temporary file is removed on any failure. An existing file keeps
-    its permission bits.
+    its permission bits; a new one is private to its owner (0600).
     """
-    folder = path.parent
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=".tmp", dir=folder if str(folder) else "."
-    )
+    folder = open_folder(path.parent if str(path.parent) else ".")
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-        with contextlib.suppress(OSError):
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = 0o600
+        replace_file(folder, path.name, data, mode=mode)
+    finally:
+        os.close(folder)

@@ -25,10 +25,6 @@ def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def user_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The user's cache folder (where the result cache's key lives) is the session's own."""
     folder = tmp_path_factory.mktemp("user-cache")
-    previous = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(folder)
-    yield folder
-    if previous is None:
-        del os.environ["XDG_CACHE_HOME"]
-    else:
-        os.environ["XDG_CACHE_HOME"] = previous
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield folder

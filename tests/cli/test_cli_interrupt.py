@@ -115,12 +115,13 @@ def test_ctrl_c_while_workers_analyse_leaves_a_valid_cache(tmp_path: Path) -> No
     )
     for number in range(24):
         (tmp_path / f"mod{number:02}.py").write_text(body, encoding="utf-8")
-    entries = tmp_path / ".loomlint_cache" / "results-v1"
+    entries = tmp_path / ".loomlint_cache" / "results-v2"
     process = start(tmp_path, "--no-types", "--format", "json")
     wait_for(lambda: entries.is_dir() and any(entries.glob("*.json")), process)
     assert send(process, signal.SIGINT) == (130, "", INTERRUPTED.format("SIGINT"))
     for entry in entries.glob("*.json"):
-        json.loads(entry.read_text(encoding="utf-8"))  # every entry written is whole
+        _seal, body = entry.read_text(encoding="utf-8").split("\n", 1)
+        json.loads(body)  # every entry written is whole
     assert len(list(entries.glob("*.json"))) < 24, "the run finished before the signal"
     cached = start(tmp_path, "--no-types", "--format", "json")
     fresh = start(tmp_path, "--no-types", "--format", "json", "--no-cache")
