@@ -23,10 +23,11 @@ def render_text(
     fix follows, indented: each edit (``line:col-line:col -> replacement``) and each import.
     """
     ordered = sorted(diagnostics, key=lambda d: d.sort_key)
+    lines: list[str]
     if statistics:
         lines = _statistics_lines(ordered)
     else:
-        lines: list[str] = []
+        lines = []
         for diagnostic in ordered:
             lines.append(_finding_line(diagnostic))
             if show_fixes and diagnostic.fix is not None:
