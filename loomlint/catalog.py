@@ -62,6 +62,9 @@ class Sink:
     fix: bool = False
     narrowing: bool = False
     receiver: re.Pattern[str] | None = None
+    # "json" for a JSON serialiser (json.dumps): content there is serialised, not turned into
+    # a string; whether that works depends on whether the SPI's parts are JSON already.
+    serialises: str | None = None
 
     def matches_method_name(self, name: str) -> bool:
         """Whether a method called ``name`` on an unknown receiver is this sink by name alone."""
@@ -90,6 +93,9 @@ class Preset:
     # (``text_of(m.content)``), or a property of the message read instead (``m.text``).
     fix_accessor: str | None
     fix_attribute: str | None = None
+    # Whether the SPI's parts are plain JSON (dicts, TypedDicts): json.dumps of its content
+    # serialises it. Otherwise (dataclass parts) json.dumps raises TypeError on parts.
+    json_parts: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,7 +273,10 @@ def _load_rule(path: Path) -> Rule:
     )
 
 
-_SINK_KEYS = frozenset({"callee", "method", "args", "label", "fix", "narrowing", "receiver"})
+_SINK_KEYS = frozenset(
+    {"callee", "method", "args", "label", "fix", "narrowing", "receiver", "serialises"}
+)
+_SERIALISERS = frozenset({"json"})
 
 
 def _load_sinks(path: Path) -> SinkCatalog:
@@ -295,6 +304,11 @@ def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) 
     args = _text(entry, "args", where)
     if args not in _ARG_SELECTORS:
         raise CatalogError(f"{where}: key 'args' must be one of {', '.join(_ARG_SELECTORS)}")
+    serialises = _optional_text(entry, "serialises", where)
+    if serialises is not None and serialises not in _SERIALISERS:
+        raise CatalogError(
+            f"{where}: key 'serialises' must be one of {', '.join(sorted(_SERIALISERS))}"
+        )
     receiver_text = _optional_text(entry, "receiver", where)
     try:
         receiver = re.compile(receiver_text) if receiver_text is not None else None
@@ -311,6 +325,7 @@ def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) 
         fix=_flag(entry, "fix", where),
         narrowing=_flag(entry, "narrowing", where),
         receiver=receiver,
+        serialises=serialises,
     )
 
 
@@ -328,6 +343,7 @@ _PRESET_KEYS = frozenset(
         "accessors",
         "narrowing",
         "attribute-accessors",
+        "json-parts",
         "fix",
     }
 )
@@ -378,6 +394,7 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         attribute_accessors=attribute_accessors,
         fix_accessor=fix_accessor,
         fix_attribute=fix_attribute,
+        json_parts=_flag(data, "json-parts", where),
     )
 
 

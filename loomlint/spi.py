@@ -104,6 +104,9 @@ class SpiModel:
     fix_accessor: str | None
     # Or the message property ``loomlint fix`` reads instead (``m.content`` -> ``m.text``).
     fix_attribute: str | None = None
+    # Whether every active SPI's parts are plain JSON (``json-parts`` in its preset): then
+    # json.dumps of content is serialisation, not a bug. Used where no type says otherwise.
+    json_parts: bool = False
 
     @property
     def accessor_label(self) -> str | None:
@@ -174,6 +177,7 @@ def build_spi_model(
         ),
         fix_accessor=fixer.fix_accessor if fixer is not None else None,
         fix_attribute=fix_attribute,
+        json_parts=bool(presets) and all(p.json_parts for p in presets),
     )
 
 

@@ -168,6 +168,34 @@ def is_content_cast_target(target: Type | None, spi: SpiModel) -> bool:
     return classify(target, spi) is ContentKind.CONTENT or is_content_field_type(target, spi)
 
 
+def is_json_content(typ: Type | None) -> bool | None:
+    """Whether a content value, a parts list or a part is plain JSON by its type: text, and
+    parts that are mappings (``dict``, a TypedDict), so ``json.dumps`` serialises it.
+
+    False where a part is a class instance (the reference SPI's dataclass parts): there
+    ``json.dumps`` raises TypeError. None where the type says nothing (``Any``): the active
+    presets' ``json-parts`` decides.
+    """
+    proper = get_proper_type(typ)
+    if proper is None or isinstance(proper, AnyType):
+        return None
+    for member in _union_members(proper):
+        items = _collection_items(member)
+        for item in items if items is not None else [member]:
+            if isinstance(item, AnyType) or _is_scalar(item) or _is_mapping(item):
+                continue
+            return False
+    return True
+
+
+def _is_mapping(proper: ProperType) -> bool:
+    if isinstance(proper, TypedDictType):
+        return True
+    return isinstance(proper, Instance) and any(
+        base.fullname == _MAPPING for base in proper.type.mro
+    )
+
+
 def declared_field_type(receiver: Type | None, field: str, *, item: bool = False) -> Type | None:
     """The declared type of ``receiver.field`` (attribute, property), or with ``item`` of the
     TypedDict key ``receiver[field]``.

@@ -212,6 +212,10 @@ class FactCollector:
             and cast_target is None
         ):
             return None
+        if kind is ContentKind.ANY and not (keep_any or origin):
+            # An Any mypy made up (the items of ``list[Any]`` after isinstance), kept here for
+            # another reason (a cast operand): not evidence that the value is still content.
+            kind = ContentKind.OTHER
         typ = self._types.get(node)
         return ExprFact(
             kind=kind,
@@ -223,6 +227,7 @@ class FactCollector:
             partner_is_text=partner,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
+            json_content=content_types.is_json_content(typ),
         )
 
     def _kind(self, node: Expression) -> ContentKind:

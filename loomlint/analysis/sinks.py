@@ -124,7 +124,16 @@ class PositionClassifier:
             cst.BaseExpression, tuple[cst.BaseExpression, cst.CSTNode | None] | None
         ] = {}
 
+        # The candidate being classified (a container holding it is classified on its behalf).
+        self._candidate: cst.BaseExpression | None = None
+        self._containers = 0
+
     def classify(self, node: cst.BaseExpression, kind: ContentKind) -> Position | None:
+        self._candidate = node
+        self._containers = 0
+        return self._classify_from(node, kind)
+
+    def _classify_from(self, node: cst.BaseExpression, kind: ContentKind) -> Position | None:
         where = self._where_used(node)
         return self._at(*where, kind) if where is not None else None
 
@@ -334,7 +343,8 @@ class PositionClassifier:
                 return self._percent_format(position, holder, kind)
             if self._is_joined(container):
                 return _coercion("str.join()")
-        return None  # stored in a container: the union is kept
+            return self._contained(container, kind)
+        return None
 
     def _dict_value(
         self, position: cst.BaseExpression, element: cst.DictElement, kind: ContentKind
@@ -347,7 +357,87 @@ class PositionClassifier:
             and holder.right is container
         ):
             return self._percent_format(position, holder, kind)
+        if isinstance(container, cst.Dict):
+            return self._contained(container, kind)
         return None
+
+    # --- containers -----------------------------------------------------------------------------
+
+    def _contained(self, container: cst.BaseExpression, kind: ContentKind) -> Position | None:
+        """Content stored in a list, tuple or dict display keeps the union, unless the display
+        (or a local bound to it) is turned into a string: ``json.dumps({"content": m.content})``,
+        ``str([m.content])``, ``f"{payload}"``. Only such coercions count: a container passed on
+        or measured is not a use of the content in it.
+        """
+        if self._containers >= _MAX_CONTAINER_DEPTH:
+            return None
+        self._containers += 1
+        try:
+            found = self._coerced_container(container, kind)
+            if found is None or self._containers > 1:
+                return found  # an outer container: the innermost one names where the value is
+            noun = _CONTAINER_NOUNS.get(type(container), "container")
+            return Position("coercion", f"is put in a {noun} that {found.description}")
+        finally:
+            self._containers -= 1
+
+    def _coerced_container(
+        self, container: cst.BaseExpression, kind: ContentKind
+    ) -> Position | None:
+        direct = self._classify_from(container, kind)
+        if direct is not None:
+            return direct if direct.category == "coercion" else None
+        for use in self._later_uses(container):
+            found = self._classify_from(use, kind)
+            if found is not None and found.category == "coercion":
+                return found
+        return None
+
+    def _later_uses(self, container: cst.BaseExpression) -> list[cst.Name]:
+        """Loads of the local a container display is bound to (``payload = {...}``), after the
+        binding and before the name is bound again or has an item assigned, in the same scope.
+        """
+        statement = self._index.parent(container)
+        if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0].target
+        elif isinstance(statement, cst.AnnAssign) and statement.value is container:
+            target = statement.target
+        else:
+            return []
+        if not isinstance(target, cst.Name):
+            return []
+        scope = self._scope_of(statement)
+        family = f"name:{target.value}"
+        uses: list[cst.Name] = []
+        seen_target = False
+        for node, node_family in self._index.family_nodes:
+            if node_family != family or not isinstance(node, cst.Name):
+                continue
+            if node is target:
+                seen_target = True
+                continue
+            if not seen_target or self._scope_of(node) is not scope:
+                continue
+            if self._rebinds(node):
+                break
+            uses.append(node)
+        return uses
+
+    def _rebinds(self, name: cst.Name) -> bool:
+        parent = self._index.parent(name)
+        if isinstance(parent, (cst.AssignTarget, cst.AugAssign)):
+            return True
+        if isinstance(parent, cst.AnnAssign) and parent.target is name:
+            return True
+        if isinstance(parent, cst.Subscript) and parent.value is name:
+            return isinstance(self._index.parent(parent), cst.AssignTarget)
+        return False
+
+    def _scope_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        scope = self._index.parent(node)
+        while scope is not None and not isinstance(scope, (cst.FunctionDef, cst.Lambda)):
+            scope = self._index.parent(scope)
+        return scope
 
     def _comprehension_result(
         self, comprehension: cst.ListComp | cst.SetComp | cst.GeneratorExp, kind: ContentKind
@@ -411,6 +501,8 @@ class PositionClassifier:
             return Position("cast", f"is cast to `{_code(target)}` instead of being narrowed")
         if sink.args == "elements-first":
             return _coercion(sink.label)
+        if sink.serialises == "json":
+            return self._json_serialised(sink)
         fix: FixPlan | None = None
         if sink.fix:
             whole_call = (
@@ -418,6 +510,23 @@ class PositionClassifier:
             )
             fix = self._plan(call if whole_call else position, position, kind)
         return _coercion(sink.label, fix)
+
+    def _json_serialised(self, sink: Sink) -> Position | None:
+        """``json.dumps`` of content: serialisation where the parts are JSON already, else a
+        TypeError on parts. The value's type decides (dict or TypedDict parts are JSON), or
+        where it says nothing, the active presets' ``json-parts``."""
+        json_content: bool | None = None
+        candidate = self._candidate
+        if candidate is not None and self._types.covered(candidate):
+            fact = self._types.expr(candidate)
+            json_content = fact.json_content if fact is not None else None
+        if json_content is None:
+            json_content = self._spi.json_parts
+        if json_content:
+            return None
+        return Position(
+            "coercion", f"makes {sink.label} raise TypeError when it holds parts (not JSON)"
+        )
 
     def _ordinary_argument(
         self, position: cst.BaseExpression, arg: cst.Arg, call: cst.Call
@@ -588,6 +697,15 @@ def _binds_tighter_than_attribute(node: cst.BaseExpression) -> bool:
             cst.FormattedString,
         ),
     )
+
+
+_MAX_CONTAINER_DEPTH = 4
+_CONTAINER_NOUNS: Mapping[type[cst.CSTNode], str] = {
+    cst.List: "list",
+    cst.Tuple: "tuple",
+    cst.Dict: "dict",
+    cst.Set: "set",
+}
 
 
 def _use(description: str) -> Position:

@@ -57,6 +57,9 @@ class ExprFact:
     # For the operand of ``typing.cast``: whether the cast's target type is itself a content
     # union (``content_types.is_content_cast_target``). None: not a cast operand.
     cast_keeps_content: bool | None = None
+    # Whether the value is plain JSON by its type (``content_types.is_json_content``): parts
+    # typed as dicts or TypedDicts. None: the type says nothing.
+    json_content: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

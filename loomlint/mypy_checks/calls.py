@@ -59,7 +59,7 @@ from mypy.types import (
 from loomlint.analysis import content_types
 from loomlint.catalog import Sink
 from loomlint.mypy_checks.config import PluginConfig
-from loomlint.mypy_checks.findings import coercion_message, emit, use_message
+from loomlint.mypy_checks.findings import coercion_message, emit, serialiser_message, use_message
 from loomlint.mypy_checks.values import (
     COERCIBLE,
     may_be_content,
@@ -148,6 +148,13 @@ def _check_coercion(
         element = value.type if elements else None
         if not accepts_argument(site.checker, site.call, index, callee_type, element=element):
             continue  # mypy reports this argument itself
+        if sink.serialises == "json":
+            json_content = content_types.is_json_content(value.type)
+            if json_content if json_content is not None else config.spi.json_parts:
+                continue  # parts that are JSON already: serialised, not coerced
+            message = serialiser_message(value, label, config.spi)
+            emit(site.checker, config, node, "coercion", message)
+            continue
         message = coercion_message(value, label, config.spi)
         emit(site.checker, config, node, "coercion", message)
 

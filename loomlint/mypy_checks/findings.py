@@ -35,11 +35,19 @@ def emit(
 
 
 def coercion_message(value: Value, label: str, spi: SpiModel) -> str:
+    return f"{subject(value)} is coerced to str by {label}; {_coercion_fix(value, spi)}"
+
+
+def serialiser_message(value: Value, label: str, spi: SpiModel) -> str:
+    """``json.dumps`` of content whose parts are not JSON (the LibCST pass's wording)."""
+    fix = _coercion_fix(value, spi)
+    return f"{subject(value)} makes {label} raise TypeError when it holds parts (not JSON); {fix}"
+
+
+def _coercion_fix(value: Value, spi: SpiModel) -> str:
     if value.kind is ContentKind.PART:
-        fix = "read the part's fields instead"
-    else:
-        fix = accessor_hint(spi) or _NARROW
-    return f"{subject(value)} is coerced to str by {label}; {fix}"
+        return "read the part's fields instead"
+    return accessor_hint(spi) or _NARROW
 
 
 def use_message(value: Value, description: str, spi: SpiModel, *, accessor: bool = True) -> str:
