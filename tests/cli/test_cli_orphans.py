@@ -5,6 +5,7 @@ processes are found in /proc."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -88,14 +89,22 @@ def _kill_and_check(process: subprocess.Popen[str], signum: signal.Signals) -> N
 
     wait_for(workers_started, process)
     os.kill(process.pid, signum)
-    process.communicate(timeout=60)
+    # Only the parent: its pipes stay open while any process that inherited them runs.
+    process.wait(timeout=60)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        left = {pid: _command(pid) for pid, began in running.items() if _running(pid, began)}
-        if not left:
-            return
+    left = _still_running(running)
+    while left and time.monotonic() < deadline:
         time.sleep(0.1)
-    pytest.fail(f"still running 10 s after {signum.name}: {left}")
+        left = _still_running(running)
+    for pid in left:  # never leave them behind, even when the test fails
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+    assert not left, f"still running 10 s after {signum.name}: {left}"
+
+
+def _still_running(processes: dict[int, int]) -> dict[int, str]:
+    return {pid: _command(pid) for pid, began in processes.items() if _running(pid, began)}
 
 
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
