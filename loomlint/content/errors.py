@@ -127,7 +127,9 @@ class OversizedInlinePartError(GuardError):
 
 
 class OversizedToolInputError(GuardError):
-    """A tool_use input has more nodes than `MAX_TOOL_INPUT_NODES` (it fails closed)."""
+    """A tool_use input is over the JSON caps (it fails closed): more nodes than
+    `MAX_TOOL_INPUT_NODES`, nested deeper than `MAX_TOOL_INPUT_DEPTH`, or taking the request's
+    tool inputs and schemas over `MAX_TOTAL_JSON_NODES` nodes."""
 
     rule = "oversized-tool-input"
 
