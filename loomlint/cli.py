@@ -46,6 +46,7 @@ from loomlint.interrupt import exit_on_interrupt
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
 from loomlint.output.text import render_text
+from loomlint.preset_inference import inferred_presets_note
 from loomlint.progress import ProgressDisplay
 from loomlint.shard import ShardError, parse_shard
 
@@ -72,6 +73,9 @@ class RunResult(Protocol):
 
     @property
     def digests(self) -> Mapping[str, str]: ...
+
+    @property
+    def warnings(self) -> Sequence[str]: ...
 
 
 # Called as files finish: progress(done, total).
@@ -469,6 +473,7 @@ def check_command(
             statistics=statistics,
             quiet=quiet,
             show_fixes=show_fixes,
+            warnings=run.warnings,
         )
         _write(report, output_file)
         if statistics and output_format not in STATISTICS_FORMATS:
@@ -673,6 +678,9 @@ def _settings_and_files(
         discovery = discover_files(paths or (".",), settings)
     except (ConfigError, DiscoveryError) as exc:
         raise _Failure(str(exc)) from exc
+    presets_note = inferred_presets_note(settings)
+    if presets_note is not None:
+        _stderr(f"note: {presets_note}", quiet=quiet)
     for warning in discovery.warnings:
         _stderr(f"warning: {warning}", quiet=quiet)
     for note in discovery.notes:
@@ -712,6 +720,9 @@ def _run(
         )
     for note in dict.fromkeys(run.notes):
         _stderr(f"note: {note}", quiet=quiet)
+    for warning in dict.fromkeys(run.warnings):
+        # Even under --quiet: a run that could not see the SPI's types must never look clean.
+        _stderr(f"warning: {warning}")
     return run
 
 

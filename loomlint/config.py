@@ -168,6 +168,8 @@ class Settings:
     # False with --no-project-plugins: loomlint's mypy build loads none of the plugins the
     # project's mypy configuration names (their code would run in loomlint's process).
     project_mypy_plugins: bool = True
+    # No preset was configured, and ``presets`` are those the project's imports call for.
+    presets_inferred: bool = False
 
     def is_code_enabled(self, code: str, path: str) -> bool:
         """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
@@ -596,6 +598,7 @@ def _build_settings(
 
     available = dict(catalog.presets)
     available.update(_user_spis(reader, catalog.presets))
+    names: tuple[str, ...] | None = None
     if overrides.presets is not None:
         presets = _resolve_presets(
             overrides.presets, available, lambda p: ConfigError(f"--preset: {p}")
@@ -616,7 +619,7 @@ def _build_settings(
     if overrides.no_types:
         types = "none"
 
-    return Settings(
+    settings = Settings(
         project_root=project_root,
         config_path=config_path,
         cwd=cwd,
@@ -640,6 +643,11 @@ def _build_settings(
         report_unused_suppressions=report_unused,
         project_mypy_plugins=not overrides.no_project_plugins,
     )
+    if overrides.presets is None and names is None:
+        from loomlint.preset_inference import with_inferred_presets
+
+        return with_inferred_presets(settings, available)
+    return settings
 
 
 def _effective_select(

@@ -1,22 +1,21 @@
 """Apply the safe rewrites that findings carry: splice their edits, then add the accessor import.
 
 Edits are spliced into the original text, so everything around them (formatting, comments)
-stays byte for byte. The import is added by LibCST's ``AddImportsVisitor``, which reuses an
-existing ``from module import name`` and otherwise adds one beside the other imports.
+stays byte for byte. The import is added where isort and Ruff would put it (``fix_imports``):
+into an existing ``from module import ...``, or as a new line in its section of the imports.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from loomlint.analysis.names import ModuleNames, record_import, record_import_from
 from loomlint.diagnostics import Diagnostic, Edit
+from loomlint.fix_imports import add_import
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,14 @@ class FixOutcome:
     skipped: tuple[Diagnostic, ...]
 
 
-def apply_fixes(text: str, diagnostics: Sequence[Diagnostic]) -> FixOutcome:
+def apply_fixes(
+    text: str,
+    diagnostics: Sequence[Diagnostic],
+    *,
+    is_first_party: Callable[[str], bool] = lambda top: False,
+) -> FixOutcome:
+    """``is_first_party`` says whether a top-level package is the project's own (it decides
+    the import section of an accessor, as Ruff's ``known-first-party`` does)."""
     fixable = [d for d in diagnostics if d.fix is not None]
     if not fixable:
         return FixOutcome(text, (), ())
@@ -53,7 +59,8 @@ def apply_fixes(text: str, diagnostics: Sequence[Diagnostic]) -> FixOutcome:
         return FixOutcome(text, (), tuple(skipped))
     fixed_text = _splice(text, taken)
     imports = sorted({name for d in chosen if d.fix is not None for name in d.fix.imports})
-    fixed_text = _add_imports(fixed_text, imports)
+    for qualified in imports:
+        fixed_text = add_import(fixed_text, qualified, is_first_party=is_first_party)
     return FixOutcome(fixed_text, tuple(chosen), tuple(skipped))
 
 
@@ -126,17 +133,3 @@ def _accessors_taken(text: str, fixable: Sequence[Diagnostic]) -> set[str]:
         if (bound is not None and bound != qualified) or short in names.assigned:
             taken.add(qualified)
     return taken
-
-
-def _add_imports(text: str, qualified_names: Sequence[str]) -> str:
-    module = cst.parse_module(text)
-    # LibCST drops a lone "\r" that ends a file (its code is then a prefix of the text);
-    # whatever it dropped is put back, so only the import differs.
-    dropped = text[len(module.code) :]
-    if module.code + dropped != text:
-        raise ValueError("LibCST does not reproduce this file's text; it is left as it is")
-    context = CodemodContext()
-    for qualified in qualified_names:
-        package, _, name = qualified.rpartition(".")
-        AddImportsVisitor.add_needed_import(context, package, name)
-    return AddImportsVisitor(context).transform_module(module).code + dropped

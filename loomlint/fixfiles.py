@@ -16,6 +16,7 @@ import io
 import os
 import stat
 import tokenize
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,13 +59,26 @@ def fix_file(
     turn: AbstractContextManager[None] = locked(folder) if write else nullcontext()
     try:
         with turn:
-            return _fix_in(folder, os.path.basename(real), result, analysed_digest, write=write)
+            return _fix_in(
+                folder,
+                os.path.basename(real),
+                result,
+                analysed_digest,
+                write=write,
+                is_first_party=lambda top: _is_project_package(project_root, top),
+            )
     finally:
         os.close(folder)
 
 
 def _fix_in(
-    folder: int, name: str, result: FileResult, analysed_digest: str | None, *, write: bool
+    folder: int,
+    name: str,
+    result: FileResult,
+    analysed_digest: str | None,
+    *,
+    write: bool,
+    is_first_party: Callable[[str], bool],
 ) -> FileFix:
     path = result.path
     try:
@@ -76,7 +90,7 @@ def _fix_in(
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         text = raw.decode(encoding)
-        outcome = apply_fixes(text, result.diagnostics)
+        outcome = apply_fixes(text, result.diagnostics, is_first_party=is_first_party)
         fixed = outcome.text.encode(encoding)
     except (SyntaxError, UnicodeError, ValueError) as exc:
         return FileFix(problem=f"cannot fix '{path}': {exc}")
@@ -95,3 +109,12 @@ def _fix_in(
     except OSError as exc:
         return FileFix(problem=f"cannot write '{path}': {exc.strerror or exc}; it is unchanged")
     return FileFix(outcome, text)
+
+
+def _is_project_package(project_root: Path, top: str) -> bool:
+    """A package of the project itself (Ruff's default ``src = [".", "src"]``): an accessor
+    imported from it goes among the first-party imports."""
+    return any(
+        (base / top).is_dir() or (base / f"{top}.py").is_file()
+        for base in (project_root, project_root / "src")
+    )

@@ -107,6 +107,12 @@ class SpiModel:
     # Whether every active SPI's parts are plain JSON (``json-parts`` in its preset): then
     # json.dumps of content is serialisation, not a bug. Used where no type says otherwise.
     json_parts: bool = False
+    # The modules of the SPI whose accessor ``fix_accessor`` is: a file must import one of
+    # them for the accessor to be inserted there (``text_of`` knows loomlint's parts, not
+    # LangChain's dicts). Empty: no such condition (an SPI that names no modules).
+    fix_accessor_modules: tuple[str, ...] = ()
+    # Whether the first preset with a fix has the property (it names the fix in messages).
+    fix_attribute_first: bool = False
 
     @property
     def accessor_label(self) -> str | None:
@@ -114,10 +120,17 @@ class SpiModel:
 
         None when the active SPIs name no accessor (the fix is then to narrow the value).
         """
-        if self.fix_accessor is not None:
+        return self.accessor_label_for(uses_accessor_spi=True)
+
+    def accessor_label_for(self, *, uses_accessor_spi: bool) -> str | None:
+        """The label in a file that does, or does not, import the SPI of ``fix_accessor``:
+        ``text_of(...)`` is no advice for code that reads another SPI's messages."""
+        if uses_accessor_spi and self.fix_accessor is not None and not self.fix_attribute_first:
             return f"{self.fix_accessor.rsplit('.', 1)[-1]}(...)"
         if self.fix_attribute is not None:
             return f".{self.fix_attribute}"
+        if uses_accessor_spi and self.fix_accessor is not None:
+            return f"{self.fix_accessor.rsplit('.', 1)[-1]}(...)"
         return None
 
     @property
@@ -148,10 +161,13 @@ def build_spi_model(
 ) -> SpiModel:
     """Merge presets (in order) with the user's extra names.
 
-    The fix of the first preset that has one wins (an accessor function or a message property).
+    The first preset with a fix accessor gives the accessor, and the first with a fix property
+    gives the property: each is used only on its own SPI's values (see ``fix_accessor_modules``
+    and the receiver's declared properties).
     """
-    fixer = next((p for p in presets if p.fix_accessor or p.fix_attribute), None)
-    fix_attribute = fixer.fix_attribute if fixer is not None else None
+    accessor_fixer = next((p for p in presets if p.fix_accessor), None)
+    attribute_fixer = next((p for p in presets if p.fix_attribute), None)
+    fix_attribute = attribute_fixer.fix_attribute if attribute_fixer is not None else None
     return SpiModel(
         preset_names=tuple(p.name for p in presets),
         modules=_ordered_union(p.modules for p in presets),
@@ -175,9 +191,14 @@ def build_spi_model(
                 ]
             )
         ),
-        fix_accessor=fixer.fix_accessor if fixer is not None else None,
+        fix_accessor=accessor_fixer.fix_accessor if accessor_fixer is not None else None,
         fix_attribute=fix_attribute,
         json_parts=bool(presets) and all(p.json_parts for p in presets),
+        fix_accessor_modules=accessor_fixer.modules if accessor_fixer is not None else (),
+        fix_attribute_first=attribute_fixer is not None
+        and (
+            accessor_fixer is None or presets.index(attribute_fixer) < presets.index(accessor_fixer)
+        ),
     )
 
 

@@ -48,7 +48,15 @@ def analyze_source(
     *,
     types_failure: str | None = None,
 ) -> FileResult:
-    """Analyse one file. ``types_failure`` says why types were requested but are missing."""
+    """Analyse one file. ``types_failure`` says why types were requested but are missing.
+
+    A file where mypy could not find the module defining a content read's receiver (its
+    ``unresolved`` imports) is judged without types, as ``--no-types`` would judge it: those
+    reads are typed ``Any``, and types would let them pass unseen.
+    """
+    unresolved = types.unresolved if types is not None else ()
+    if unresolved:
+        types = None
     deadline = Deadline()
     verdict = over_size(source) or judge(source)
     if (
@@ -62,9 +70,11 @@ def analyze_source(
             else names_content(source, settings.spi.screening_words)
         )
     ):
-        return FileResult(path=path)
+        return FileResult(path=path, unresolved_imports=unresolved)
     catalog = load_catalog()
-    result = FileResult(path=path, degraded=types_failure is not None)
+    result = FileResult(
+        path=path, degraded=types_failure is not None, unresolved_imports=unresolved
+    )
     diagnostics: list[Diagnostic] = []
     text = ""
     statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
@@ -235,7 +245,7 @@ def _check(
     flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
-    accessor = spi.accessor_label
+    accessor = spi.accessor_label_for(uses_accessor_spi=classifier.uses_accessor_spi())
     candidates: dict[cst.BaseExpression, Value | None] = {
         node: _verified(value, view) for node, value in flow.items()
     }

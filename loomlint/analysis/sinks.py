@@ -655,13 +655,27 @@ class PositionClassifier:
     ) -> FixPlan | None:
         """The fix of the active SPI for a coerced value, where it is safe."""
         spi = self._spi
-        if spi.fix_accessor is not None:
+        if spi.fix_accessor is not None and self.uses_accessor_spi():
             if kind not in _FIXABLE_KINDS:
                 return None
             return FixPlan(target, position, accessor=spi.fix_accessor)
         if spi.fix_attribute is not None and self._reads_attribute_receiver(position, kind):
             return FixPlan(target, position, attribute=spi.fix_attribute)
         return None
+
+    def uses_accessor_spi(self) -> bool:
+        """Whether the file imports the SPI whose accessor the fix would insert: ``text_of``
+        wrapped around another SPI's content would not type-check, and would drop its text."""
+        modules = self._spi.fix_accessor_modules
+        if not modules:
+            return True
+        return any(
+            imported == module
+            or imported.startswith(module + ".")
+            or module.startswith(imported + ".")  # `import loomlint.content` binds `loomlint`
+            for imported in self._index.names.imports.values()
+            for module in modules
+        )
 
     def _reads_attribute_receiver(self, position: cst.BaseExpression, kind: ContentKind) -> bool:
         """Whether ``position`` is ``<receiver>.<content field>`` on a receiver that mypy says

@@ -44,7 +44,7 @@ def test_coercions_are_rewritten_and_the_import_is_added(tmp_path: Path) -> None
         """\
         import logging
 
-        from loomlint.content import text_of, LlmMessage
+        from loomlint.content import LlmMessage, text_of
 
         log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ AFTER = textwrap.dedent(
     """\
     import logging
 
-    from loomlint.content import text_of, LlmMessage
+    from loomlint.content import LlmMessage, text_of
 
     def report(m: LlmMessage) -> str:
         logging.info("said %s", text_of(m.content))  # the log line
@@ -79,7 +79,7 @@ def test_diff_shows_the_patch_and_writes_nothing(project: Path) -> None:
         " import logging\n"
         " \n"
         "-from loomlint.content import LlmMessage\n"
-        "+from loomlint.content import text_of, LlmMessage\n"
+        "+from loomlint.content import LlmMessage, text_of\n"
         " \n"
         " def report(m: LlmMessage) -> str:\n"
         '-    logging.info("said %s", m.content)  # the log line\n'

@@ -67,16 +67,20 @@ def test_langchain_text_is_a_property_of_every_message() -> None:
     assert HumanMessage(content="plain").text == "plain"
 
 
-def test_the_first_preset_with_a_fix_decides_it() -> None:
+def test_each_fix_is_kept_and_the_first_preset_with_one_names_it() -> None:
     presets = load_catalog().presets
     langchain_first = build_spi_model([presets["openai"], presets["langchain"], presets["loom"]])
-    assert (langchain_first.fix_accessor, langchain_first.fix_attribute) == (None, "text")
+    assert (langchain_first.fix_accessor, langchain_first.fix_attribute) == (
+        "loomlint.content.text_of",
+        "text",
+    )
+    assert langchain_first.fix_accessor_modules == ("loomlint.content",)
     assert langchain_first.accessor_label == ".text"
     assert "text" in langchain_first.attribute_accessors
     loom_first = build_spi_model([presets["loom"], presets["langchain"]])
     assert (loom_first.fix_accessor, loom_first.fix_attribute) == (
         "loomlint.content.text_of",
-        None,
+        "text",
     )
     assert loom_first.accessor_label == "text_of(...)"
     none = build_spi_model([presets["openai"], presets["anthropic"]])

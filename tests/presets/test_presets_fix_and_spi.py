@@ -131,6 +131,47 @@ def test_langchain_fix_reads_text_instead(langchain_project: Path, mypy_cache_di
 
 
 @pytest.mark.slow
+def test_no_preset_configured_langchain_code_gets_its_own_fix(
+    langchain_project: Path, mypy_cache_dir: Path
+) -> None:
+    """No preset configured: the import of langchain_core chooses the preset, and says so."""
+    code, _, err = _run("fix", "lc_app.py")
+    assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
+    assert code == 1, err
+    assert err == (
+        "note: no preset configured; using langchain (from the imports of the project's code)\n"
+        "Fixed 3 findings in 1 file; 2 findings remaining.\n"
+    )
+
+
+@pytest.mark.slow
+def test_the_reference_accessor_is_never_inserted_into_langchain_code(
+    langchain_project: Path, mypy_cache_dir: Path
+) -> None:
+    """With the reference SPI active too, LangChain reads get `.text` (with types), and no fix
+    at all without types: `text_of` is not LangChain's, and its import is not added."""
+    code, _, err = _run("fix", "--preset", "loom", "--preset", "langchain", "lc_app.py")
+    assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
+    assert code == 1, err
+    (langchain_project / "lc_app.py").write_text(LANGCHAIN_BEFORE, encoding="utf-8")
+    code, out, err = _run(
+        "check", "--no-types", "--format", "json", "--preset", "loom", "--preset", "langchain"
+    )
+    assert code == 1, err
+    assert [(line, column, fixable) for line, column, _, _, fixable in _findings(out)] == [
+        (5, 11, False),
+        (7, 16, False),
+        (7, 39, False),
+        (7, 61, False),
+        (7, 74, False),
+    ]
+    assert {message.rpartition("; ")[2] for *_, message, _ in _findings(out)} == {"use .text"}
+    code, _, err = _run("fix", "--no-types", "--preset", "loom", "--preset", "langchain")
+    assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_BEFORE
+    assert "Fixed 0 findings" in err
+
+
+@pytest.mark.slow
 def test_langchain_messages_name_the_property(
     langchain_project: Path, mypy_cache_dir: Path
 ) -> None:
