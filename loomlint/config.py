@@ -783,9 +783,7 @@ def _per_file_ignores(
         if not _is_string_list(codes):
             given = re.findall(r"[A-Za-z]+[0-9]*", codes) if isinstance(codes, str) else []
             example = reader.example_per_file_ignores(pattern, given or ["LML003"])
-            raise error(
-                f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}"
-            )
+            raise error(f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}")
         selectors = codes
         _check_selectors(selectors, known_codes, error)
         if check_patterns([pattern.removeprefix("!")]) is not None:

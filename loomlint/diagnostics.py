@@ -56,3 +56,6 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list[Diagnostic])
     # True when the file was checked without types although types were requested.
     degraded: bool = False
+    # Modules mypy could not find that define the receiver of a content read in the file:
+    # the file was judged without types (as ``--no-types`` would), and the run says so.
+    unresolved_imports: tuple[str, ...] = ()

@@ -43,6 +43,9 @@ class RunResult:
     notes: list[str] = field(default_factory=list[str])
     # The digest of the bytes each file was analysed from (``fix`` writes only over those).
     digests: dict[str, str] = field(default_factory=dict[str, str])
+    # Said once on stderr even under --quiet, and carried by the github and sarif reports:
+    # what makes a type-aware run weaker than the user thinks (unresolved SPI imports).
+    warnings: list[str] = field(default_factory=list[str])
 
 
 def run_check(
@@ -149,7 +152,13 @@ class _Run:
             for path, result_of in self._pending.items():
                 result = results[path] = result_of()
                 self._tick()
-                if self._cache is not None and not result.degraded:
+                # A result judged without types is not kept: once the types are found (the
+                # package installed), the file must be judged with them.
+                if (
+                    self._cache is not None
+                    and not result.degraded
+                    and not result.unresolved_imports
+                ):
                     self._cache.put(path, digests[path], result, self._keys.get(path))
             self._mark("analysed")
             if self._cache is not None and self._compilable - self._known_compilable:
@@ -165,6 +174,9 @@ class _Run:
                 "mypy could not analyse some files (LML904); they were checked without types, "
                 "so precision is reduced there"
             )
+        warning = unresolved_imports_warning(run.results)
+        if warning is not None:
+            run.warnings.append(warning)
         return run
 
     def _plan_without_types(
@@ -408,6 +420,28 @@ class _AnalyseAsFactsArrive:
             self._run.finish_empty(path)
             return
         self._run.start(path, self._pool.submit(Task(path, self._sources[path], facts, None)))
+
+
+def unresolved_imports_warning(results: Sequence[FileResult]) -> str | None:
+    """One warning for every file judged without types because mypy could not find the
+    module defining a content read's receiver, with the remedy."""
+    modules: dict[str, None] = {}
+    files = 0
+    for result in results:
+        if result.unresolved_imports:
+            files += 1
+            modules.update(dict.fromkeys(result.unresolved_imports))
+    if not modules:
+        return None
+    names = ", ".join(sorted(modules))
+    plural = "s" if files != 1 else ""
+    return (
+        f"mypy could not find {names}, which defines the messages read in {files} file{plural}; "
+        f"{'they were' if files != 1 else 'it was'} checked without types there "
+        "(precision is reduced). Install the package where loomlint runs: in pre-commit, list "
+        "it in the hook's additional_dependencies or use a `language: system` hook; "
+        "otherwise install loomlint into the project's environment"
+    )
 
 
 def _decoded(source: bytes) -> str | None:

@@ -33,6 +33,8 @@ from mypy.nodes import (
     FuncBase,
     FuncDef,
     IfStmt,
+    Import,
+    ImportFrom,
     IndexExpr,
     ListExpr,
     MatchStmt,
@@ -75,6 +77,7 @@ from loomlint.analysis.typefacts import (
     FileTypes,
     NodeKey,
 )
+from loomlint.catalog import load_catalog
 from loomlint.spi import SpiModel
 
 _INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART})
@@ -137,12 +140,18 @@ class FactCollector:
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
         self._interesting_callees = spi.accessors | spi.narrowing
+        # Modules mypy could not find whose types hide a content read's receiver.
+        self._unresolved: dict[str, None] = {}
+        self._imported_from: dict[str, str] = {}
+        self._module_name = ""
 
     def collect(self, tree: MypyFile) -> FileTypes:
         # A call mypy analyses into a special form (``cast(T, x)``, ``reveal_type(x)``) keeps
         # its arguments and its ``analyzed`` form, and mypy's traversal visits ``x`` through
         # both: one node, listed twice, would break the family counts of its line.
         expressions = list({id(e): e for e in get_subexpressions(tree)}.values())
+        self._module_name = tree.fullname
+        self._imported_from = _imported_modules(tree)
         for expression in expressions:
             if isinstance(expression, CallExpr) and _is_fstring_lowering(expression):
                 # Not in the source: keep the synthesized call and callee out of the families.
@@ -177,6 +186,7 @@ class FactCollector:
             callees=callees,
             family_counts={key: len(members) for key, members in groups.items()},
             unchecked=tuple(self._unchecked),
+            unresolved=tuple(self._unresolved),
         )
 
     def _fact(self, node: Expression) -> ExprFact | None:
@@ -269,6 +279,8 @@ class FactCollector:
                 if content_types.is_content_origin_type(declared, self._spi):
                     self._field_origins.add(id(o))
                     self._note_receiver_attributes(o, receiver)
+                else:
+                    self._note_unresolved(receiver)
         elif isinstance(o, IndexExpr):
             self._track(o, "index")
             key = o.index
@@ -278,6 +290,8 @@ class FactCollector:
                 )
                 if content_types.is_content_origin_type(declared, self._spi):
                     self._field_origins.add(id(o))
+                else:
+                    self._note_unresolved(self._types.get(o.base))
         elif isinstance(o, CallExpr):
             self._track(o, "call")
             self._note_getter_origin(o)
@@ -396,6 +410,20 @@ class FactCollector:
         )
         if content_types.is_content_origin_type(declared, self._spi):
             self._field_origins.add(id(call))
+        else:
+            self._note_unresolved(self._types.get(receiver))
+
+    def _note_unresolved(self, receiver: Type | None) -> None:
+        """A content read whose receiver mypy types ``Any`` because the module defining it
+        could not be found: types say nothing about that read, and must not hide it."""
+        missing = _missing_import(receiver)
+        if missing is None:
+            return
+        local = missing.removeprefix(self._module_name + ".")
+        head = local.split(".", 1)[0]
+        module = self._imported_from.get(head, missing)
+        if not _UNRELATED.is_unrelated_module(module):  # requests' .content is never a message
+            self._unresolved.setdefault(module, None)
 
     def _note_receiver_attributes(self, read: MemberExpr, receiver: Type | None) -> None:
         """Which of the SPI's attribute accessors (``msg.text``) the read's receiver declares."""
@@ -526,6 +554,33 @@ def _is_unknown_any(typ: Type | None) -> bool:
     return proper.type_of_any in (TypeOfAny.from_unimported_type, TypeOfAny.from_error)
 
 
+def _missing_import(typ: Type | None) -> str | None:
+    """For ``Any`` standing in for a name imported from a module mypy could not find, that
+    name (as mypy records it: ``pkg.mod.Name`` or the importing module's ``mod.Name``)."""
+    proper = get_proper_type(typ)
+    if not isinstance(proper, AnyType):
+        return None
+    if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
+        proper = proper.source_any
+    if proper.type_of_any != TypeOfAny.from_unimported_type:
+        return None
+    return proper.missing_import_name or "?"
+
+
+def _imported_modules(tree: MypyFile) -> dict[str, str]:
+    """The module each top-level name bound by an import of the file comes from."""
+    found: dict[str, str] = {}
+    for node in tree.imports:
+        if isinstance(node, ImportFrom):
+            module = "." * node.relative + node.id
+            for name, alias in node.names:
+                found.setdefault(alias or name, module)
+        elif isinstance(node, Import):
+            for module, alias in node.ids:
+                found.setdefault(alias or module.split(".", 1)[0], module)
+    return found
+
+
 def _is_declared_any(typ: Type | None) -> bool:
     """``Any`` that someone wrote (``getattr()``'s return, ``cast(Any, ...)``, an annotation),
     as opposed to one mypy made up: the items of ``list`` after ``isinstance(x, list)``
@@ -542,12 +597,11 @@ def _is_declared_any(typ: Type | None) -> bool:
 
 
 def _sink_names() -> frozenset[str]:
-    from loomlint.catalog import load_catalog
-
     return frozenset(load_catalog().sinks.by_callee)
 
 
 _SINK_NAMES = _sink_names()
+_UNRELATED = load_catalog().unrelated
 
 
 def _is_fstring_lowering(call: CallExpr) -> bool:

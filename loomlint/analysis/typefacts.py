@@ -83,6 +83,9 @@ class FileTypes:
     family_counts: Mapping[FamilyKey, int] = field(default_factory=dict[FamilyKey, int])
     # Line ranges (inclusive) of function bodies mypy did not type-check (unannotated defs).
     unchecked: tuple[tuple[int, int], ...] = ()
+    # Modules mypy could not find (not installed where loomlint runs, or a missing import)
+    # that define the receiver of a content read: such a file is judged without types.
+    unresolved: tuple[str, ...] = ()
 
     def is_unchecked(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.unchecked)

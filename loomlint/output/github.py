@@ -8,8 +8,12 @@ from loomlint.diagnostics import Diagnostic
 from loomlint.output.levels import level_of
 
 
-def render_github(diagnostics: Sequence[Diagnostic]) -> str:
-    return "".join(f"{_annotation(d)}\n" for d in sorted(diagnostics, key=lambda d: d.sort_key))
+def render_github(diagnostics: Sequence[Diagnostic], warnings: Sequence[str] = ()) -> str:
+    """``warnings`` (about the run, not a line) come first, as file-less ``::warning``s."""
+    notices = "".join(f"::warning title=loomlint::{escape_data(w)}\n" for w in warnings)
+    return notices + "".join(
+        f"{_annotation(d)}\n" for d in sorted(diagnostics, key=lambda d: d.sort_key)
+    )
 
 
 def _annotation(diagnostic: Diagnostic) -> str:

@@ -27,16 +27,21 @@ def render_report(
     statistics: bool = False,
     quiet: bool = False,
     show_fixes: bool = False,
+    warnings: Sequence[str] = (),
 ) -> str:
     """The report in ``output_format``. ``statistics`` applies to text and json only;
     ``quiet`` (no summary) and ``show_fixes`` to text only. SARIF URIs and GitLab paths are
-    relative to ``source_root``."""
+    relative to ``source_root``.
+
+    ``warnings`` about the run (said on stderr by the caller) are carried by the formats that
+    have a place for them: SARIF's tool execution notifications, GitHub's ``::warning``. The
+    other reports leave them to stderr: JSON stays an array of findings."""
     if output_format == "json":
         return render_json_statistics(diagnostics) if statistics else render_json(diagnostics)
     if output_format == "sarif":
-        return render_sarif(diagnostics, source_root=source_root, cwd=cwd)
+        return render_sarif(diagnostics, source_root=source_root, cwd=cwd, warnings=warnings)
     if output_format == "github":
-        return render_github(diagnostics)
+        return render_github(diagnostics, warnings)
     if output_format == "gitlab":
         return render_gitlab(diagnostics, source_root=source_root, cwd=cwd)
     if output_format == "junit":

@@ -54,9 +54,12 @@ def render_sarif(
     source_root: Path,
     cwd: Path,
     read_lines: LineReader | None = None,
+    warnings: Sequence[str] = (),
 ) -> str:
     """The SARIF log of ``diagnostics``; URIs are relative to ``source_root``."""
-    log = build_sarif(diagnostics, source_root=source_root, cwd=cwd, read_lines=read_lines)
+    log = build_sarif(
+        diagnostics, source_root=source_root, cwd=cwd, read_lines=read_lines, warnings=warnings
+    )
     return dump_json(log) + "\n"
 
 
@@ -66,6 +69,7 @@ def build_sarif(
     source_root: Path,
     cwd: Path,
     read_lines: LineReader | None = None,
+    warnings: Sequence[str] = (),
 ) -> _JsonObject:
     rules = [rule for _, rule in sorted(load_catalog().rules.items())]
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
@@ -93,26 +97,32 @@ def build_sarif(
         if diagnostic.fix is not None and diagnostic.fix.edits:
             result["fixes"] = [_fix(diagnostic.fix, finding.location)]
         results.append(result)
-    return {
-        "$schema": SARIF_SCHEMA_URI,
-        "version": SARIF_VERSION,
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "loomlint",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_rule_descriptor(rule) for rule in rules],
-                    }
-                },
-                "originalUriBaseIds": {SRCROOT: {"uri": source_root.as_uri().rstrip("/") + "/"}},
-                "columnKind": "unicodeCodePoints",
-                "results": results,
+    run: _JsonObject = {
+        "tool": {
+            "driver": {
+                "name": "loomlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule_descriptor(rule) for rule in rules],
             }
-        ],
+        },
+        "originalUriBaseIds": {SRCROOT: {"uri": source_root.as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
     }
+    if warnings:
+        # What weakened the run (types the oracle could not find) is a notification of the
+        # tool's execution; the run itself completed.
+        run["invocations"] = [
+            {
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [
+                    {"level": "warning", "message": {"text": warning}} for warning in warnings
+                ],
+            }
+        ]
+    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ class FakeRunResult:
     results: list[FileResult]
     notes: list[str]
     digests: dict[str, str] = field(default_factory=dict[str, str])
+    warnings: list[str] = field(default_factory=list[str])
 
 
 @dataclass
@@ -23,6 +24,7 @@ class FakeRunner:
 
     findings: list[Diagnostic] = field(default_factory=list[Diagnostic])
     notes: list[str] = field(default_factory=list[str])
+    warnings: list[str] = field(default_factory=list[str])
     error: Exception | None = None
     calls: list[tuple[list[str], Settings]] = field(
         default_factory=list[tuple[list[str], Settings]]
@@ -54,7 +56,7 @@ class FakeRunner:
         if progress is not None:
             for done in range(1, len(files) + 1):
                 progress(done, len(files))
-        return FakeRunResult(results=results, notes=list(self.notes))
+        return FakeRunResult(results=results, notes=list(self.notes), warnings=list(self.warnings))
 
     @property
     def settings(self) -> Settings:

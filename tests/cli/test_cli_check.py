@@ -150,6 +150,35 @@ def test_notes_go_to_stderr_once_each(project: Project, fake_runner: FakeRunner)
     )
 
 
+UNRESOLVED = "mypy could not find langchain_core.messages, ...; install it where loomlint runs"
+
+
+def test_run_warnings_are_said_even_under_quiet_and_carried_by_reports(
+    project: Project, fake_runner: FakeRunner
+) -> None:
+    project("app.py")
+    fake_runner.warnings = [UNRESOLVED]
+    fake_runner.findings = [COERCION]
+    code, out, err = check("-q")
+    assert (code, err) == (1, f"warning: {UNRESOLVED}\n")
+    assert out.startswith("app.py:3:11: LML003 [*] ")
+    code, out, err = check("--format", "github")
+    assert (code, err) == (1, f"warning: {UNRESOLVED}\n")
+    assert out.splitlines()[0] == f"::warning title=loomlint::{UNRESOLVED}"
+    assert out.splitlines()[1].startswith("::error file=app.py,line=3,col=11,")
+    code, out, _ = check("--format", "sarif")
+    assert json.loads(out)["runs"][0]["invocations"] == [
+        {
+            "executionSuccessful": True,
+            "toolExecutionNotifications": [{"level": "warning", "message": {"text": UNRESOLVED}}],
+        }
+    ]
+    # JSON stays an array of findings: the warning is on stderr only.
+    code, out, err = check("--format", "json")
+    assert [d["code"] for d in json.loads(out)] == ["LML003"]
+    assert err == f"warning: {UNRESOLVED}\n"
+
+
 def test_quiet(project: Project, fake_runner: FakeRunner) -> None:
     project("app.py", "notes.txt")
     fake_runner.notes = ["types unavailable; precision reduced"]

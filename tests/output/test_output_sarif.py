@@ -14,7 +14,7 @@ from loomlint import __version__
 from loomlint.catalog import load_catalog
 from loomlint.diagnostics import Diagnostic
 from loomlint.docs import render_rule_page
-from loomlint.output.sarif import finding_fingerprint, render_sarif
+from loomlint.output.sarif import build_sarif, finding_fingerprint, render_sarif
 
 SCHEMA_PATH = Path(__file__).parent.parent / "data" / "sarif-schema-2.1.0.json"
 
@@ -45,6 +45,11 @@ def test_valid_against_the_sarif_schema(
     empty = sarif([], tmp_path)
     assert list(validator.iter_errors(empty)) == []
     assert empty["runs"][0]["results"] == []
+    warned = build_sarif(diagnostics, source_root=tmp_path, cwd=tmp_path, warnings=["no types"])
+    assert list(validator.iter_errors(warned)) == []
+    assert warned["runs"][0]["invocations"][0]["toolExecutionNotifications"] == [
+        {"level": "warning", "message": {"text": "no types"}}
+    ]
 
 
 def test_driver_describes_every_rule(diagnostics: list[Diagnostic], tmp_path: Path) -> None:
