@@ -131,7 +131,7 @@ def test_edits_land_on_the_finding_after_characters_splitlines_breaks_at(
         "list of parts; narrow it with isinstance() first, or use text_of(...)\n",
         "",
     )
-    expected = source.replace("import LlmMessage", "import text_of, LlmMessage").replace(
+    expected = source.replace("import LlmMessage", "import LlmMessage, text_of").replace(
         "return str(m.content)", "return text_of(m.content)"
     )
     assert (project / "odd.py").read_bytes() == expected.encode()

@@ -30,7 +30,7 @@ BEFORE = textwrap.dedent(
         return "said: " + m.content
     """
 )
-AFTER = BEFORE.replace("import LlmMessage", "import text_of, LlmMessage").replace(
+AFTER = BEFORE.replace("import LlmMessage", "import LlmMessage, text_of").replace(
     '"said: " + m.content', '"said: " + text_of(m.content)'
 )
 NOTE = "note: checking without types (--no-types): precision is reduced\n"
