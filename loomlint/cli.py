@@ -614,6 +614,21 @@ def _unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
+# --- server ------------------------------------------------------------------------------------
+
+
+@main.command("server")
+def server_command() -> None:
+    """Run the language server (LSP over stdin/stdout) for an editor.
+
+    Findings as you type, with types from a mypy build kept warm in memory, quick fixes and
+    `# loomlint: ignore[...]` actions. The editor starts it; see docs/editors.md.
+    """
+    from loomlint.server.lsp import serve
+
+    serve()
+
+
 def console_main() -> None:
     """The `loomlint` console script: `main`, then a hard exit once output is flushed.
 

@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loomlint.analysis.compilecheck import compiles, over_size, python_version
-from loomlint.analysis.oracle import MypyOracle, OracleResult, OracleUnavailable, SourceFile
+from loomlint.analysis.oracle import (
+    MypyOracle,
+    OracleResult,
+    OracleUnavailable,
+    SourceFile,
+    TypeOracle,
+)
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
 from loomlint.config import Settings
@@ -56,13 +62,15 @@ def run_check(
     debug: bool = False,
     use_cache: bool = True,
     sources: Mapping[str, bytes] | None = None,
+    oracle: TypeOracle | None = None,
 ) -> RunResult:
     """Check ``files``. ``sources`` gives the text of files not to be read from disk (an
-    editor's unsaved buffer, ``--stdin-filename``); they are checked as if they were there."""
+    editor's unsaved buffer, ``--stdin-filename``); they are checked as if they were there.
+    ``oracle`` stands in for the run's own mypy build (the language server's warm one)."""
 
     def work() -> RunResult:
         leave_interrupts_to_the_main_thread()
-        return _Run(settings, progress, debug, use_cache).run(files, sources or {})
+        return _Run(settings, progress, debug, use_cache, oracle).run(files, sources or {})
 
     return deep_stack(work)
 
@@ -74,8 +82,10 @@ class _Run:
         progress: ProgressCallback | None,
         debug: bool,
         use_cache: bool,
+        oracle: TypeOracle | None,
     ) -> None:
         self._settings = settings
+        self._given_oracle = oracle
         self._progress = progress
         self._debug = debug
         mode = "none" if settings.types == "none" else "types"
@@ -296,7 +306,7 @@ class _Run:
     ) -> OracleResult | None:
         if not files:
             return OracleResult()
-        oracle = MypyOracle(
+        oracle = self._given_oracle or MypyOracle(
             self._settings.spi,
             config_file=self._settings.mypy_config_file,
             project_plugins=self._settings.project_mypy_plugins,

@@ -1,0 +1,1 @@
+"""The language server: ``loomlint server``."""

@@ -1,0 +1,215 @@
+"""loomlint's findings and fixes in the Language Server Protocol's terms.
+
+Positions: loomlint counts 1-based lines and columns in characters (code points); LSP counts
+0-based lines and, unless the client negotiated otherwise, UTF-16 code units. pygls's text
+document converts with the encoding the client and server agreed on.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Sequence
+
+from lsprotocol import types
+from pygls.workspace import TextDocument
+from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
+
+from loomlint.diagnostics import Diagnostic
+from loomlint.docs import rule_url
+from loomlint.fix import apply_fixes
+from loomlint.suppress import UNUSED_SUPPRESSION
+
+SOURCE = "loomlint"
+FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.loomlint"
+# A file that could not be analysed (LML901-903, 905) is an error; checked without types
+# (LML904) is information; an unused suppression is a hint shown as unneeded code.
+_ERROR_CODES = frozenset({"LML901", "LML902", "LML903", "LML905"})
+_INFORMATION_CODES = frozenset({"LML904"})
+_LINE_ENDS = (tokenize.NEWLINE, tokenize.NL)
+_EXISTING_IGNORE = re.compile(r"#\s*loomlint\s*:\s*ignore\[(?P<body>[^\]\n]*)\]")
+
+
+def severity(code: str) -> types.DiagnosticSeverity:
+    if code in _ERROR_CODES:
+        return types.DiagnosticSeverity.Error
+    if code in _INFORMATION_CODES:
+        return types.DiagnosticSeverity.Information
+    if code == UNUSED_SUPPRESSION:
+        return types.DiagnosticSeverity.Hint
+    return types.DiagnosticSeverity.Warning
+
+
+def lsp_range(
+    document: TextDocument, line: int, column: int, end_line: int, end_column: int
+) -> types.Range:
+    return document.range_to_client_units(
+        ServerTextRange(
+            start=ServerTextPosition(line=line - 1, character=column - 1),
+            end=ServerTextPosition(line=end_line - 1, character=end_column - 1),
+        )
+    )
+
+
+def lsp_diagnostic(document: TextDocument, diagnostic: Diagnostic) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=lsp_range(
+            document,
+            diagnostic.line,
+            diagnostic.column,
+            diagnostic.end_line,
+            diagnostic.end_column,
+        ),
+        message=diagnostic.message,
+        severity=severity(diagnostic.code),
+        code=diagnostic.code,
+        code_description=types.CodeDescription(href=rule_url(diagnostic.code)),
+        source=SOURCE,
+        tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_SUPPRESSION else None,
+    )
+
+
+def code_actions(
+    document: TextDocument,
+    diagnostics: Sequence[Diagnostic],
+    wanted: types.Range,
+    only: Sequence[str] | None,
+) -> list[types.CodeAction]:
+    """Quick fixes for the findings that touch ``wanted``, and a fix-all for the file."""
+    actions: list[types.CodeAction] = []
+    quick = only is None or any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only)
+    fix_all = only is None or any(
+        FIX_ALL_KIND.startswith(kind) or kind.startswith(FIX_ALL_KIND) for kind in only
+    )
+    if quick:
+        for diagnostic in diagnostics:
+            if not _touches(diagnostic, wanted):
+                continue
+            shown = lsp_diagnostic(document, diagnostic)
+            if diagnostic.fix is not None:
+                edit = _rewrite(document, [diagnostic])
+                if edit is not None:
+                    actions.append(
+                        types.CodeAction(
+                            title=f"{diagnostic.fix.description} ({diagnostic.code})",
+                            kind=types.CodeActionKind.QuickFix,
+                            diagnostics=[shown],
+                            edit=edit,
+                            is_preferred=True,
+                        )
+                    )
+            ignore = _ignore_edit(document, diagnostic)
+            if ignore is not None and diagnostic.code != UNUSED_SUPPRESSION:
+                actions.append(
+                    types.CodeAction(
+                        title=f"Ignore {diagnostic.code} on this line",
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[shown],
+                        edit=ignore,
+                    )
+                )
+    if fix_all and any(d.fix is not None for d in diagnostics):
+        edit = _rewrite(document, diagnostics)
+        if edit is not None:
+            actions.append(
+                types.CodeAction(
+                    title="Fix all loomlint findings in this file",
+                    kind=FIX_ALL_KIND,
+                    edit=edit,
+                )
+            )
+    return actions
+
+
+def _touches(diagnostic: Diagnostic, wanted: types.Range) -> bool:
+    # Compared by line only: the range is in client units, the diagnostic in characters.
+    return diagnostic.line - 1 <= wanted.end.line and wanted.start.line <= diagnostic.end_line - 1
+
+
+def _rewrite(
+    document: TextDocument, diagnostics: Sequence[Diagnostic]
+) -> types.WorkspaceEdit | None:
+    """The fixes of ``diagnostics`` as one edit of the span of text they change."""
+    old = document.source
+    new = apply_fixes(old, diagnostics).text
+    if new == old:
+        return None
+    return _replace_span(document, old, new)
+
+
+def _replace_span(document: TextDocument, old: str, new: str) -> types.WorkspaceEdit:
+    start = 0
+    limit = min(len(old), len(new))
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old -= 1
+        end_new -= 1
+    first = _position(old, start)
+    last = _position(old, end_old)
+    edit = types.TextEdit(
+        range=lsp_range(document, first[0], first[1], last[0], last[1]),
+        new_text=new[start:end_new],
+    )
+    return types.WorkspaceEdit(changes={document.uri: [edit]})
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and character column of ``offset``."""
+    before = text[:offset]
+    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    lines = before.count("\n") + before.count("\r") - before.count("\r\n")
+    return lines + 1, offset - line_start + 1
+
+
+def _ignore_edit(document: TextDocument, diagnostic: Diagnostic) -> types.WorkspaceEdit | None:
+    """``# loomlint: ignore[CODE]`` at the end of the finding's first line (or the code added
+    to the one there). None where a comment cannot go: the line ends inside a string or
+    continues with a backslash."""
+    lines = document.source.splitlines(keepends=True)
+    if diagnostic.line > len(lines):
+        return None
+    text = lines[diagnostic.line - 1]
+    body = text.rstrip("\r\n")
+    existing = _EXISTING_IGNORE.search(body)
+    if existing is not None:
+        codes = [c.strip() for c in existing.group("body").split(",") if c.strip()]
+        if diagnostic.code in codes:
+            return None
+        end = existing.end("body")
+        new_text, column = f", {diagnostic.code}", end + 1
+        if not codes:
+            new_text = diagnostic.code
+    else:
+        if body.endswith("\\") or _line_ends_in_string(document.source, diagnostic.line):
+            return None
+        stripped = body.rstrip()
+        new_text, column = f"  # loomlint: ignore[{diagnostic.code}]", len(stripped) + 1
+        if len(stripped) < len(body):
+            new_text = new_text.lstrip() if stripped == "" else new_text
+            column = len(stripped) + 1
+            edit = types.TextEdit(
+                range=lsp_range(document, diagnostic.line, column, diagnostic.line, len(body) + 1),
+                new_text=new_text,
+            )
+            return types.WorkspaceEdit(changes={document.uri: [edit]})
+    edit = types.TextEdit(
+        range=lsp_range(document, diagnostic.line, column, diagnostic.line, column),
+        new_text=new_text,
+    )
+    return types.WorkspaceEdit(changes={document.uri: [edit]})
+
+
+def _line_ends_in_string(source: str, line: int) -> bool:
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            # A token that spans lines is a string (or an f-string's part).
+            if token.start[0] <= line < token.end[0] and token.type not in _LINE_ENDS:
+                return True
+            if token.start[0] > line:
+                return False
+    except (tokenize.TokenError, SyntaxError):
+        return True
+    return False

@@ -1,0 +1,303 @@
+"""``loomlint server``: the Language Server Protocol over stdio, on pygls.
+
+The event loop only takes messages and publishes results; analyses run on two threads:
+
+- the *quick* thread checks a newly opened file without types (``--no-types``), so its
+  findings show at once, before mypy has typed it;
+- the *typed* thread owns the warm mypy (``warm.WarmMypy``) and checks every open buffer with
+  types in one fine-grained update; its result replaces the quick one.
+
+Edits are debounced. A typed round takes a snapshot of the open buffers when it starts; a
+round still waiting (in its debounce, or behind a running round) is superseded by a newer
+edit, and a result for a buffer that changed meanwhile is dropped (compared by version):
+the editor never waits for mypy, and never sees findings for text it no longer has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
+
+from loomlint import __version__
+from loomlint.config import ConfigError
+from loomlint.diagnostics import FileResult
+from loomlint.server.convert import code_actions, lsp_diagnostic
+from loomlint.server.project import CONFIG_NAMES, Project
+
+# Seconds an edit waits for the next before the typed check starts.
+DEBOUNCE_SECONDS = float(os.environ.get("LOOMLINT_SERVER_DEBOUNCE", "0.15"))
+
+_log = logging.getLogger("loomlint.server")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class _Published:
+    """The findings last published for a buffer, for its code actions."""
+
+    version: int | None
+    result: FileResult
+    typed: bool
+
+
+class LoomlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("loomlint", __version__)  # pyright: ignore[reportUnknownMemberType]
+        self.project: Project | None = None
+        self._quick = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-quick")
+        self._typed = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-typed")
+        self._published: dict[str, _Published] = {}
+        self._round_lock = asyncio.Lock()
+        # Edits counted; the generation a typed round last took its snapshot at.
+        self._generation = 0
+        self._checked_generation = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- documents ---------------------------------------------------------------------------
+
+    def open_python_documents(self) -> list[TextDocument]:
+        return [
+            document
+            for document in self.workspace.text_documents.values()
+            if _is_python(document) and to_fs_path(document.uri) is not None
+        ]
+
+    def published(self, uri: str) -> _Published | None:
+        return self._published.get(uri)
+
+    # --- scheduling --------------------------------------------------------------------------
+
+    def spawn(self, work: Callable[[], Any]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def request_typed_round(self, delay: float) -> None:
+        self._generation += 1
+        self.spawn(lambda: self._typed_round(self._generation, delay))
+
+    async def _typed_round(self, generation: int, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        if generation != self._generation:
+            return  # a newer edit came during the debounce: its round runs instead
+        async with self._round_lock:
+            if self._checked_generation >= generation:
+                return  # a round that started after this edit has checked it already
+            self._checked_generation = self._generation
+            documents = {_path_of(document): document for document in self.open_python_documents()}
+            project = self.project
+            if project is None or not documents:
+                return
+            included = {
+                path: document
+                for path, document in documents.items()
+                if await self._run(self._quick, functools.partial(project.includes, path), False)
+            }
+            snapshot = {path: (d.version, d.source) for path, d in included.items()}
+            results = await self._run(
+                self._typed,
+                lambda: project.check_typed({p: text for p, (_, text) in snapshot.items()}),
+                None,
+            )
+            for note in project.notes:
+                self.window_log_message(
+                    types.LogMessageParams(type=types.MessageType.Info, message=note)
+                )
+            if results is None:
+                return
+            for path, (version, _) in snapshot.items():
+                result = results.get(path)
+                document = included[path]
+                if result is not None and self._current(document, version):
+                    self._publish(document, version, result, typed=True)
+
+    async def quick_check(self, document: TextDocument) -> None:
+        """Findings without types for a buffer mypy has not typed yet, at once."""
+        project = self.project
+        if project is None:
+            return
+        path, version, text = _path_of(document), document.version, document.source
+        if not await self._run(self._quick, lambda: project.includes(path), False):
+            return
+        result = await self._run(self._quick, lambda: project.check_quick(path, text), None)
+        shown = self._published.get(document.uri)
+        if result is None or not self._current(document, version):
+            return
+        if shown is not None and shown.typed and shown.version == version:
+            return  # the typed result came first
+        self._publish(document, version, result, typed=False)
+
+    async def _run(self, executor: ThreadPoolExecutor, work: Callable[[], _T], failed: _T) -> _T:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, work)
+        except ConfigError as exc:
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Error, message=f"loomlint: {exc}")
+            )
+        except Exception as exc:  # an internal error must not take the server down
+            _log.exception("loomlint server: internal error")
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error, message=f"loomlint: internal error: {exc!r}"
+                )
+            )
+        return failed
+
+    def _current(self, document: TextDocument, version: int | None) -> bool:
+        now = self.workspace.text_documents.get(document.uri)
+        return now is not None and now.version == version
+
+    def _publish(
+        self, document: TextDocument, version: int | None, result: FileResult, *, typed: bool
+    ) -> None:
+        self._published[document.uri] = _Published(version, result, typed)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=document.uri,
+                version=version,
+                diagnostics=[lsp_diagnostic(document, d) for d in result.diagnostics],
+            )
+        )
+
+    def forget(self, uri: str) -> None:
+        self._published.pop(uri, None)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+        path = to_fs_path(uri)
+        project = self.project
+        if path is not None and project is not None:
+            self._typed.submit(project.forget_buffer, os.path.abspath(path))
+
+
+def _is_python(document: TextDocument) -> bool:
+    return document.language_id in (None, "python") or document.uri.endswith((".py", ".pyi"))
+
+
+def _path_of(document: TextDocument) -> str:
+    return os.path.abspath(to_fs_path(document.uri) or document.path)
+
+
+def _root_of(params: types.InitializeParams) -> Path:
+    for folder in params.workspace_folders or []:
+        path = to_fs_path(folder.uri)
+        if path:
+            return Path(path)
+    if params.root_uri:
+        path = to_fs_path(params.root_uri)
+        if path:
+            return Path(path)
+    if params.root_path:
+        return Path(params.root_path)
+    return Path.cwd()
+
+
+def create_server() -> LoomlintServer:
+    server = LoomlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: LoomlintServer, params: types.InitializeParams) -> None:
+        ls.project = Project(_root_of(params))
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: LoomlintServer, params: types.InitializedParams) -> None:
+        del params
+        capabilities = ls.client_capabilities.workspace
+        watched = capabilities.did_change_watched_files if capabilities else None
+        if watched is not None and watched.dynamic_registration:
+            patterns = ["**/*.py", "**/*.pyi", *(f"**/{name}" for name in CONFIG_NAMES)]
+            ls.client_register_capability(
+                types.RegistrationParams(
+                    registrations=[
+                        types.Registration(
+                            id="loomlint-watched-files",
+                            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=[
+                                    types.FileSystemWatcher(glob_pattern=pattern)
+                                    for pattern in patterns
+                                ]
+                            ),
+                        )
+                    ]
+                )
+            )
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: LoomlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        if not _is_python(document):
+            return
+        ls.request_typed_round(0)
+        await ls.quick_check(document)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: LoomlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        del params
+        ls.request_typed_round(DEBOUNCE_SECONDS)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: LoomlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        del params
+        ls.request_typed_round(0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: LoomlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+        # Files that depend on it now see the file on disk again.
+        ls.request_typed_round(0)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(
+        ls: LoomlintServer, params: types.DidChangeWatchedFilesParams
+    ) -> None:
+        del params  # the project notices what changed itself (configuration, files on disk)
+        ls.request_typed_round(0)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(
+        ls: LoomlintServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        del params
+        ls.request_typed_round(0)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll],
+            resolve_provider=False,
+        ),
+    )
+    def code_action(
+        ls: LoomlintServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction] | None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        shown = ls.published(document.uri)
+        if shown is None or shown.version != document.version:
+            return None  # findings of another version of the text: nothing safe to offer
+        return (
+            code_actions(document, shown.result.diagnostics, params.range, params.context.only)
+            or None
+        )
+
+    return server
+
+
+def serve() -> None:
+    """Run the server on stdin/stdout until the client says exit."""
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    create_server().start_io()

@@ -1,0 +1,123 @@
+"""One workspace as the language server sees it: its configuration, its warm mypy, and the
+checks it runs, through the same runner and engine as ``loomlint check``.
+
+Every check is ``runner.run_check`` on the editor's buffer text (``texts``), with the result
+cache off (buffers are not files) and, with types, the warm fine-grained mypy as the oracle.
+So a buffer gets byte for byte the findings ``loomlint check`` gives the same text.
+
+The configuration is read again whenever one of the files it may come from changes (its
+modification time or size), and with it the warm mypy is dropped and built again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from loomlint.config import LOOMLINT_TOML, PYPROJECT, Settings, load_settings
+from loomlint.diagnostics import FileResult
+from loomlint.discovery import DiscoveryError, discover_files
+from loomlint.runner import run_check
+from loomlint.server.warm import UpdateStats, WarmMypy
+
+# Where loomlint's and mypy's configuration may come from, in the root or above it.
+CONFIG_NAMES = (LOOMLINT_TOML, PYPROJECT, "mypy.ini", ".mypy.ini", "setup.cfg")
+
+_Stamp = tuple[tuple[str, int, int], ...]
+
+
+class Project:
+    """The checks of one workspace root. ``check_typed`` must be called from one thread only
+    (the warm mypy is not thread-safe); ``check_quick`` from any."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(os.path.abspath(root))
+        self._lock = threading.Lock()
+        self._settings: Settings | None = None
+        self._stamp: _Stamp = ()
+        self._warm: WarmMypy | None = None
+        # Notes of the last typed check (mypy unavailable, ...), for the server's log.
+        self.notes: list[str] = []
+
+    def settings(self) -> Settings:
+        """The current settings, read again if a configuration file changed.
+
+        Raises ``ConfigError`` for a bad configuration (the server shows it and keeps going).
+        """
+        with self._lock:
+            stamp = self._config_stamp()
+            if self._settings is None or stamp != self._stamp:
+                self._warm = None
+                self._settings = None
+                self._stamp = stamp
+                self._settings = load_settings(self.root)
+            return self._settings
+
+    def includes(self, path: str) -> bool:
+        """Whether ``loomlint check`` would check ``path`` when named (``exclude`` says no)."""
+        settings = self.settings()
+        try:
+            return bool(discover_files([path], settings).files)
+        except DiscoveryError:
+            return path.endswith((".py", ".pyi"))  # not saved yet: nothing excludes it
+
+    def check_quick(self, path: str, text: str) -> FileResult:
+        """Findings without types (``--no-types``): at once, while the types are not ready."""
+        settings = replace(self.settings(), types="none")
+        run = run_check([path], settings, use_cache=False, sources={path: _bytes(text)})
+        return run.results[0]
+
+    def check_typed(self, buffers: Mapping[str, str]) -> dict[str, FileResult]:
+        """Findings with types for every open buffer, from one update of the warm mypy."""
+        settings = self.settings()
+        texts = {path: _bytes(text) for path, text in buffers.items()}
+        oracle = None
+        if settings.types != "none":
+            oracle = self._warm_mypy(settings)
+        run = run_check(list(buffers), settings, use_cache=False, sources=texts, oracle=oracle)
+        self.notes = list(run.notes)
+        return {result.path: result for result in run.results}
+
+    def forget_buffer(self, path: str) -> None:
+        """The editor closed ``path``: the file on disk stands again (call from the typed
+        check's thread)."""
+        if self._warm is not None:
+            self._warm.forget_buffer(path)
+
+    @property
+    def last_update(self) -> UpdateStats | None:
+        return self._warm.last if self._warm is not None else None
+
+    def _warm_mypy(self, settings: Settings) -> WarmMypy:
+        if self._warm is None:
+            try:
+                files = list(discover_files([settings.project_root], settings).files)
+            except DiscoveryError:
+                files = []
+            self._warm = WarmMypy(
+                settings.spi,
+                config_file=settings.mypy_config_file,
+                project_root=settings.project_root,
+                project_files=files,
+            )
+        return self._warm
+
+    def _config_stamp(self) -> _Stamp:
+        candidates = [d / name for d in (self.root, *self.root.parents) for name in CONFIG_NAMES]
+        if self._settings is not None and self._settings.mypy_config_file is not None:
+            candidates.append(self._settings.mypy_config_file)
+        stamp: list[tuple[str, int, int]] = []
+        for candidate in candidates:
+            try:
+                stat = candidate.stat()
+            except OSError:
+                continue
+            stamp.append((str(candidate), stat.st_mtime_ns, stat.st_size))
+        return tuple(stamp)
+
+
+def _bytes(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")

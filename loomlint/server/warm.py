@@ -1,0 +1,316 @@
+"""Types from a mypy build kept warm in memory and updated fine-grained, as dmypy does.
+
+The first request builds the project once in mypy's fine-grained mode (``mypy.dmypy_server``
+does the same: trees and fine-grained dependencies kept in memory, no cache read or written,
+so the user's own mypy cache is left alone). Every later request hands the changed files to
+``FineGrainedBuildManager.update``: mypy re-checks those modules, and only the targets in
+other modules that depend on what changed, not the import cycle around them.
+
+Unsaved editor buffers reach mypy through its file-system cache: after each flush, the
+buffer's bytes stand in for the file's. The types of an updated module are exported into
+``manager.all_types`` (``export_types``, set only for updates, so the first build keeps no
+types of the whole project); they are reduced to the same ``FileTypes`` facts a
+``loomlint check`` build gives, by the same code (``MypyOracle._facts_of``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mypy import build
+from mypy.build import BuildManager
+from mypy.errors import CompileError
+from mypy.find_sources import InvalidSourceList, create_source_list
+from mypy.fscache import FileSystemCache
+from mypy.fswatcher import FileSystemWatcher
+from mypy.main import process_options
+from mypy.modulefinder import BuildSource
+from mypy.options import Options
+from mypy.server.update import FineGrainedBuildManager
+from mypy.util import hash_digest
+
+from loomlint.analysis.oracle import (
+    FactsConsumer,
+    MypyOracle,
+    OracleResult,
+    OracleUnavailable,
+    SourceFile,
+)
+from loomlint.spi import SpiModel
+
+# Files of the project whose syntax error stops the first build are left out of it, one at a
+# time, this many times at most.
+_MAX_LEFT_OUT = 20
+# A buffer's stand-in path: no file by that name is ever read or written.
+_SHADOW_SUFFIX = ".loomlint-buffer"
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateStats:
+    """What the last request did: for logs, tests and the benchmark."""
+
+    cold_build: bool
+    updated_modules: tuple[str, ...]
+
+
+class WarmMypy(MypyOracle):
+    """A ``TypeOracle`` over one fine-grained mypy build of the project, kept between calls.
+
+    Not thread-safe: one thread makes every call (mypy's state is global).
+    """
+
+    def __init__(
+        self,
+        spi: SpiModel,
+        *,
+        config_file: Path | None,
+        project_root: Path,
+        project_files: Sequence[str],
+    ) -> None:
+        super().__init__(spi, config_file=config_file)
+        self._root = str(project_root.resolve())
+        self._project_files = [os.path.abspath(path) for path in project_files]
+        self._fscache = FileSystemCache()
+        self._watcher = FileSystemWatcher(self._fscache)
+        self._manager: FineGrainedBuildManager | None = None
+        self._options: Options | None = None
+        # Absolute path -> module id, for every module the build knows by path.
+        self._modules: dict[str, str] = {}
+        # Files whose buffer mypy last saw instead of the file: at their next update the
+        # file on disk stands again (the buffer was closed).
+        self._overlaid: set[str] = set()
+        self.last = UpdateStats(cold_build=False, updated_modules=())
+
+    @property
+    def started(self) -> bool:
+        return self._manager is not None
+
+    def analyze(
+        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+    ) -> OracleResult:
+        result = OracleResult()
+        buffers = {os.path.abspath(f.path): f for f in files}
+        output = io.StringIO()
+        # mypy writes a crash report to sys.stdout/sys.stderr whatever it is given, and the
+        # language server's stdout is its protocol stream.
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            try:
+                cold = self._manager is None
+                manager = self._manager or self._start(buffers, result)
+                messages = self._update(manager, buffers, consumer, result)
+            except OracleUnavailable:
+                self._reset()
+                raise
+            except Exception as exc:  # mypy's own bug: start again from scratch next time
+                self._reset()
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                raise OracleUnavailable(f"mypy crashed: {detail}") from None
+        del messages
+        self.last = UpdateStats(cold, tuple(manager.updated_modules))
+        return result
+
+    def forget_buffer(self, path: str) -> None:
+        """The editor closed ``path``: from the next update, mypy reads the file on disk."""
+        self._overlaid.add(os.path.abspath(path))
+
+    def _reset(self) -> None:
+        self._manager = None
+        self._options = None
+        self._modules.clear()
+        self._fscache = FileSystemCache()
+        self._watcher = FileSystemWatcher(self._fscache)
+
+    def _start(
+        self, buffers: dict[str, SourceFile], result: OracleResult
+    ) -> FineGrainedBuildManager:
+        project = list(dict.fromkeys([*self._project_files, *buffers]))
+        left_out: set[str] = set()
+        for _attempt in range(_MAX_LEFT_OUT + 1):
+            sources, options = self._options_for([p for p in project if p not in left_out])
+            self._fscache.flush()
+            # The first build takes the buffers' text as its sources' text.
+            sources = [
+                BuildSource(s.path, s.module, buffers[s.path].text, s.base_dir)
+                if s.path in buffers
+                else s
+                for s in sources
+            ]
+            blocking = _Messages()
+            try:
+                built = build.build(
+                    sources,
+                    options,
+                    fscache=self._fscache,
+                    stdout=io.StringIO(),
+                    stderr=io.StringIO(),
+                    flush_errors=blocking,
+                )
+            except CompileError as exc:
+                culprit = _blocking_path(exc.messages or blocking.messages, project, left_out)
+                if culprit is None:
+                    raise OracleUnavailable(_first_lines(exc.messages)) from None
+                left_out.add(culprit)
+                if culprit in buffers:
+                    result.failures[buffers[culprit].path] = (
+                        f"mypy stopped with a blocking error: {_blocking_message(exc.messages)}"
+                    )
+                continue
+            manager = FineGrainedBuildManager(built)
+            self._manager = manager
+            self._options = options
+            self._modules = {
+                os.path.abspath(state.xpath): module
+                for module, state in manager.graph.items()
+                if state.path is not None
+            }
+            # Like dmypy, watch the project's own files for changes on disk.
+            self._watcher.add_watched_paths(
+                [path for path in self._modules if path.startswith(self._root + os.sep)]
+            )
+            self._watcher.find_changed()  # records what the build read
+            return manager
+        raise OracleUnavailable("too many files of the project stop mypy with a syntax error")
+
+    def _options_for(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
+        output = io.StringIO()
+        args = list(paths)
+        if self._config_file is not None:
+            args += ["--config-file", str(self._config_file)]
+        try:
+            sources, options = process_options(args, stdout=output, stderr=output)
+        except SystemExit:
+            raise OracleUnavailable(_first_lines(output.getvalue().splitlines())) from None
+        # What dmypy sets (mypy.dmypy_server.Server): fine-grained mode keeps every tree and
+        # the fine-grained dependencies in memory, and reads and writes no cache.
+        options.incremental = True
+        options.fine_grained_incremental = True
+        options.use_fine_grained_cache = False
+        options.cache_dir = os.devnull
+        options.local_partial_types = True
+        options.num_workers = 0
+        options.preserve_asts = False
+        options.export_types = False
+        return sources, options
+
+    def _update(
+        self,
+        fine: FineGrainedBuildManager,
+        buffers: dict[str, SourceFile],
+        consumer: FactsConsumer | None,
+        result: OracleResult,
+    ) -> list[str]:
+        manager = fine.manager
+        options = self._options
+        assert options is not None
+        self._fscache.flush()
+        fine.flush_cache()
+        # Files changed on disk since the last update (saved elsewhere, a git checkout).
+        on_disk = [
+            path
+            for path in self._watcher.find_changed()
+            if path not in buffers and path in self._modules
+        ]
+        self._overlay(manager, buffers)
+        failed = {os.path.abspath(path) for path in result.failures}
+        wanted = [path for path in buffers if path not in failed]
+        changed: list[tuple[str, str]] = []
+        for path in [*wanted, *on_disk, *sorted(self._overlaid - set(buffers))]:
+            module = self._modules.get(path) or self._module_of(path, options)
+            if module is not None:
+                self._modules[path] = module
+                changed.append((module, path))
+        self._overlaid = set(buffers)
+        # Types are exported for this update only, and dropped once read.
+        manager.options.export_types = True
+        manager.all_types.clear()
+        try:
+            messages = fine.update(changed, [])
+            blocked = fine.blocking_error
+            for path in wanted:
+                source = buffers[path]
+                if blocked is not None and os.path.abspath(blocked[1]) == path:
+                    result.failures[source.path] = (
+                        f"mypy stopped with a blocking error: {_blocking_message(messages)}"
+                    )
+                    continue
+                state = fine.graph.get(self._modules.get(path, ""))
+                if blocked is not None or state is None or state.tree is None:
+                    result.failures[source.path] = "mypy could not update this file's types" + (
+                        f" (a blocking error in {blocked[1]})" if blocked is not None else ""
+                    )
+                    continue
+                try:
+                    facts = self._facts_of(
+                        source, state.tree, manager.all_types, state.options, consumer
+                    )
+                except Exception as exc:  # loomlint's own bug: this file goes without types
+                    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                    result.failures[source.path] = (
+                        f"internal error while reading mypy's types ({detail})"
+                    )
+                    continue
+                if facts is not None:
+                    result.files[source.path] = facts
+        finally:
+            manager.all_types.clear()
+            manager.options.export_types = False
+        return messages
+
+    def _overlay(self, manager: BuildManager, buffers: dict[str, SourceFile]) -> None:
+        """The buffers' text stands in for the files' bytes until the next flush.
+
+        Through mypy's shadow files (``--shadow-file``): a module whose path is shadowed is
+        read through the file-system cache, where the buffer waits under the shadow's path.
+        (An unshadowed module is read from disk by mypy's native parser itself.)
+        """
+        manager.shadow_map.clear()
+        manager.shadow_equivalence_map.clear()
+        for path, source in buffers.items():
+            shadow = path + _SHADOW_SUFFIX
+            data = source.text.encode("utf-8")
+            manager.shadow_map[path] = shadow
+            self._fscache.read_cache[shadow] = data
+            self._fscache.hash_cache[shadow] = hash_digest(data)
+
+    def _module_of(self, path: str, options: Options) -> str | None:
+        """The module id of a file the build does not know yet (a new file)."""
+        try:
+            found = create_source_list([path], options, self._fscache)
+        except InvalidSourceList:
+            return None
+        return found[0].module if found else None
+
+
+class _Messages:
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def __call__(self, filename: str | None, new_messages: list[str], is_serious: bool) -> None:
+        del filename, is_serious
+        self.messages = (self.messages + new_messages)[-200:]
+
+
+def _blocking_path(messages: list[str], project: list[str], left_out: set[str]) -> str | None:
+    """The project file a blocking error names, if it is one not left out yet."""
+    candidates = set(project) - left_out
+    for message in messages:
+        path = os.path.abspath(message.split(":", 1)[0])
+        if path in candidates:
+            return path
+    return None
+
+
+def _blocking_message(messages: list[str]) -> str:
+    errors = [m for m in messages if ": error:" in m]
+    return (errors or messages or ["a syntax error"])[0]
+
+
+def _first_lines(lines: list[str], count: int = 3) -> str:
+    kept = [line for line in lines if line.strip()]
+    return " / ".join(kept[:count]) if kept else "no output"

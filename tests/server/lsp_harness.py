@@ -1,0 +1,173 @@
+"""Drives the real `loomlint server` subprocess through pygls's own language client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+SERVER_COMMAND = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
+
+
+def uri_of(path: Path) -> str:
+    uri = from_fs_path(str(path))
+    assert uri is not None
+    return uri
+
+
+class Session:
+    """One server over stdio, with every publishDiagnostics it sent, in order."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.client = LanguageClient("loomlint-test", "1")
+        self.published: list[types.PublishDiagnosticsParams] = []
+        self._arrived = asyncio.Event()
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            self.published.append(params)
+            self._arrived.set()
+
+    async def start(self) -> None:
+        await self.client.start_io(*SERVER_COMMAND, "server", cwd=str(self.root))
+        await self.client.initialize_async(
+            types.InitializeParams(
+                process_id=None,
+                root_uri=uri_of(self.root),
+                capabilities=types.ClientCapabilities(
+                    text_document=types.TextDocumentClientCapabilities(
+                        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                            version_support=True
+                        )
+                    )
+                ),
+            )
+        )
+        self.client.initialized(types.InitializedParams())
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    def open(self, path: Path, text: str) -> None:
+        self.versions[uri_of(path)] = 1
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri_of(path), language_id="python", version=1, text=text
+                )
+            )
+        )
+
+    def replace(self, path: Path, text: str) -> int:
+        """Send the whole new text of an open buffer; returns its version."""
+        uri = uri_of(path)
+        self.versions[uri] += 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+        return self.versions[uri]
+
+    async def diagnostics(
+        self,
+        path: Path,
+        until: Callable[[types.PublishDiagnosticsParams], bool],
+        timeout: float = 120.0,
+    ) -> types.PublishDiagnosticsParams:
+        """The first publication for ``path`` (from now on) that satisfies ``until``."""
+        uri = uri_of(path)
+        seen = len(self.published)
+        deadline = time.monotonic() + timeout
+        while True:
+            for params in self.published[seen:]:
+                if params.uri == uri and until(params):
+                    return params
+            seen = len(self.published)
+            self._arrived.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                shown = [(p.uri, p.version, summary(p)) for p in self.published[-5:]]
+                raise AssertionError(f"no diagnostics as expected for {path}: {shown}")
+            try:
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+            except asyncio.TimeoutError:
+                continue
+
+    async def code_actions(
+        self, path: Path, line: int, only: list[types.CodeActionKind] | None = None
+    ) -> list[types.CodeAction]:
+        result = await self.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri_of(path)),
+                range=types.Range(
+                    start=types.Position(line=line, character=0),
+                    end=types.Position(line=line, character=0),
+                ),
+                context=types.CodeActionContext(diagnostics=[], only=only),
+            )
+        )
+        return [a for a in result or [] if isinstance(a, types.CodeAction)]
+
+
+def summary(params: types.PublishDiagnosticsParams) -> list[tuple[str, int, int, int, int]]:
+    """(code, start line, start character, end line, end character) of each diagnostic."""
+    return [
+        (
+            str(d.code),
+            d.range.start.line,
+            d.range.start.character,
+            d.range.end.line,
+            d.range.end.character,
+        )
+        for d in params.diagnostics
+    ]
+
+
+def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
+    """Apply a workspace edit's text edits (one document; character = code point here)."""
+    assert edit.changes is not None
+    (edits,) = edit.changes.values()
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(position: types.Position) -> int:
+        return starts[position.line] + position.character
+
+    for change in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        text = (
+            text[: offset(change.range.start)] + change.new_text + text[offset(change.range.end) :]
+        )
+    return text
+
+
+def check_json(root: Path, *args: str) -> list[dict[str, object]]:
+    """`loomlint check --format json` on the project, as the command line reports it."""
+    done = subprocess.run(
+        [*SERVER_COMMAND, "check", "--format", "json", "--no-cache", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    findings: list[dict[str, object]] = json.loads(done.stdout)
+    return findings
