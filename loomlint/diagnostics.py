@@ -27,6 +27,16 @@ class Fix:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """A range of a file: 1-based lines and character columns, ``end_column`` exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding. Lines and columns are 1-based; columns count characters, not bytes.
 
@@ -42,6 +52,10 @@ class Diagnostic:
     name: str
     message: str
     fix: Fix | None = None
+    # Where the flagged value came from (the content read the message names), for the
+    # language server's related information. Not part of a finding's identity, and not kept
+    # in the result cache or in reports: the message says it in words.
+    origins: tuple[Span, ...] = field(default=(), compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:

@@ -25,7 +25,7 @@ from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Catalog, load_catalog
 from loomlint.checks import ALL_RULES, ContentFinding
 from loomlint.config import Settings
-from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix
+from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix, Span
 from loomlint.suppress import apply_suppressions, parse_suppressions
 
 
@@ -392,7 +392,23 @@ def _diagnostic(
         name=catalog.rule(code).name,
         message=message,
         fix=_fix(plan, positions, module) if plan is not None else None,
+        origins=_origin_spans(finding, positions, where),
     )
+
+
+def _origin_spans(
+    finding: ContentFinding, positions: Mapping[cst.CSTNode, CodeRange], flagged: CodeRange
+) -> tuple[Span, ...]:
+    """Where the flagged value was read, in source order (not the flagged expression itself)."""
+    spans: set[Span] = set()
+    for origin in finding.value.origins:
+        where = positions.get(origin.node)
+        if where is None or where == flagged:
+            continue
+        spans.add(
+            Span(where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+        )
+    return tuple(sorted(spans, key=lambda s: (s.line, s.column)))
 
 
 def _fix(plan: FixPlan, positions: Mapping[cst.CSTNode, CodeRange], module: cst.Module) -> Fix:

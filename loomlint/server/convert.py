@@ -67,6 +67,19 @@ def lsp_diagnostic(document: TextDocument, diagnostic: Diagnostic) -> types.Diag
         code_description=types.CodeDescription(href=rule_url(diagnostic.code)),
         source=SOURCE,
         tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_SUPPRESSION else None,
+        related_information=[
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=document.uri,
+                    range=lsp_range(
+                        document, origin.line, origin.column, origin.end_line, origin.end_column
+                    ),
+                ),
+                message="the message content comes from here",
+            )
+            for origin in diagnostic.origins
+        ]
+        or None,
     )
 
 

@@ -60,6 +60,15 @@ def shout(message: LlmMessage) -> str:
     return text_of(message.content)
 """
 
+RELAY = """\
+from loomlint.content import LlmMessage
+
+
+def relay(message: LlmMessage) -> str:
+    text = message.content
+    return "said: " + text
+"""
+
 LML003 = ("LML003", 10, 15, 10, 30)
 LML001 = ("LML001", 6, 11, 6, 24)
 
@@ -107,6 +116,25 @@ async def _session(project: Path) -> None:
         cli = check_json(project)
         assert [(f["path"], f["code"], f["line"], f["column"], f["message"]) for f in cli] == [
             ("app.py", "LML003", 11, 16, shown.message)
+        ]
+        assert shown.related_information is None  # read where it is used
+
+        # Where the value came from is the diagnostic's related information.
+        relay = project / "relay.py"
+        relay.write_text(RELAY)
+        session.open(relay, RELAY)
+        relayed = await session.diagnostics(relay, lambda p: bool(p.diagnostics))
+        assert summary(relayed) == [("LML003", 5, 22, 5, 26)]
+        related = relayed.diagnostics[0].related_information
+        assert related is not None
+        assert [(r.location.uri, r.location.range) for r in related] == [
+            (
+                relayed.uri,
+                types.Range(
+                    start=types.Position(line=4, character=11),
+                    end=types.Position(line=4, character=26),
+                ),
+            )
         ]
 
         # The quick fix, the ignore comment, and fix-all, applied, give the expected text.
