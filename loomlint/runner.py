@@ -261,6 +261,12 @@ class _Run:
         pool.release_growth()
         consumer.settle()
         self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
+        if oracle is not None:
+            rechecked = sorted(oracle.rechecked)
+            self._mark(
+                f"mypy re-checked {len(rechecked)} modules besides the checked files"
+                + (f": {', '.join(rechecked[:20])}" if rechecked else "")
+            )
         if oracle is None:
             for path in relevant:
                 if path not in self._pending and path not in results:

@@ -77,6 +77,9 @@ class OracleResult:
     # Every file the build read (the modules of its graph, its configuration), with the
     # (mtime_ns, size) it had: while none of them changes, neither can any type.
     inputs: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
+    # Modules mypy checked rather than loaded from its cache, besides the forced files: none
+    # when the cache (the user's own mypy's, say) was fresh.
+    rechecked: set[str] = field(default_factory=set[str])
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,7 @@ class _Built:
     dependency_keys: dict[str, str]
     inputs: dict[str, tuple[int, int]]
     unreadable: dict[str, str]
+    rechecked: frozenset[str]
 
 
 class FactsConsumer(Protocol):
@@ -137,6 +141,7 @@ class MypyOracle:
                 result.dependency_keys.update(built.dependency_keys)
                 result.inputs.update(built.inputs)
                 result.failures.update(built.unreadable)
+                result.rechecked.update(built.rechecked)
                 return result
             except _TargetCrash as crash:
                 culprit = pending.pop(crash.abspath)
@@ -186,9 +191,15 @@ class MypyOracle:
             if found is not None:
                 facts[source.path] = found
 
-        # Trees and types are taken as each module is checked (and freed by mypy right after).
-        options.preserve_asts = False
-        options.export_types = False
+        # Trees and types are taken as each module is checked (and freed by mypy right after),
+        # through a plugin hook. mypy records one entry of configuration data per plugin of
+        # its chain with every module: beside a user's plugin that reports data, the hook's
+        # extra entry would make this build and the user's own mypy runs find each other's
+        # cache stale ("plugin configuration differs"). So with the user's plugins configured,
+        # the trees and types are kept to the build's end instead, and read there.
+        streamed = not options.plugins
+        options.preserve_asts = not streamed
+        options.export_types = not streamed
         hook = CheckedModuleHook(options, {t.module for t in targets if t.text is not None}, take)
         blocking = _BlockingMessages()
         try:
@@ -200,7 +211,7 @@ class MypyOracle:
                     stdout=output,
                     stderr=output,
                     flush_errors=blocking,
-                    extra_plugins=[hook],
+                    extra_plugins=[hook] if streamed else [],
                 )
         except CompileError as exc:
             raise _blocking_error(exc.messages or blocking.messages, by_abspath) from None
@@ -216,12 +227,14 @@ class MypyOracle:
             if state is None:
                 continue
             keys[source.path] = _dependency_key(state, built.graph)
-            if hook.attached is False and source.force and state.tree is not None:
-                # The fallback: the trees and types were kept to the build's end.
+            if (not streamed or hook.attached is False) and source.force and state.tree is not None:
+                # The trees and types were kept to the build's end.
                 take(state.tree, built.types, state.options)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
-        return _Built(facts, keys, stat_files(read), unreadable)
+        forced_modules = {target.module for target in targets if target.text is not None}
+        rechecked = frozenset(built.manager.rechecked_modules - forced_modules)
+        return _Built(facts, keys, stat_files(read), unreadable, rechecked)
 
     def _facts_of(
         self,
