@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lsp_harness import SERVER_COMMAND, Session, apply_edit, check_json, summary
+from lsp_harness import SERVER_COMMAND, Session, apply_edit, check_json, summary, uri_of
 from lsprotocol import types
 
 from loomlint.docs import rule_url
@@ -180,5 +180,28 @@ async def _session(project: Path) -> None:
         session.replace(helpers, HELPERS)
         back = await session.diagnostics(app, lambda p: len(p.diagnostics) == 1)
         assert summary(back) == [LML003]
+
+        # A burst of edits is checked once, at its last version: the rounds for the edits in
+        # between are superseded before they start. No result ever follows a newer one.
+        burst_start = session.versions[uri_of(app)] + 1
+        for number in range(5):
+            version = session.replace(app, APP + f"\n# edit {number}\n")
+        burst = await session.diagnostics(app, lambda p: p.version == version)
+        assert summary(burst) == [LML003]
+        shown_versions = [p.version for p in session.published if p.uri == uri_of(app)]
+        assert set(shown_versions).isdisjoint(range(burst_start, version))
+        assert shown_versions == sorted(shown_versions)
+
+        # A configuration change is picked up without a restart (the client reports the
+        # change of pyproject.toml; the server reads the configuration again).
+        pyproject = project / "pyproject.toml"
+        pyproject.write_text(pyproject.read_text() + '\n[tool.loomlint]\nignore = ["LML003"]\n')
+        session.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri_of(pyproject), type=types.FileChangeType.Changed)]
+            )
+        )
+        reconfigured = await session.diagnostics(app, lambda p: not p.diagnostics)
+        assert summary(reconfigured) == []
     finally:
         await session.stop()
