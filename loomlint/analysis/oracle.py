@@ -150,12 +150,12 @@ class MypyOracle:
             result.failures[source.path] = "mypy kept crashing on other files of this run"
         return result
 
-    def _build(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
-        by_abspath = {os.path.abspath(f.path): f for f in files}
+    def _mypy_options(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
+        """The build's sources and options, as a plain ``mypy`` run on ``paths`` has them."""
         output = io.StringIO()
         args = ["--config-file", str(self._config_file)] if self._config_file is not None else []
         # After "--", a file named like an option (``--strict.py``) is only a file.
-        args += ["--", *(f.path for f in files)]
+        args += ["--", *paths]
         try:
             sources, options = process_options(args, stdout=output, stderr=output)
         except SystemExit:
@@ -164,6 +164,12 @@ class MypyOracle:
             # mypy imports each named plugin at the start of the build: emptied here, no code
             # of the analysed project runs in this process (python_executable still would).
             options.plugins = []
+        return sources, options
+
+    def _build(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
+        by_abspath = {os.path.abspath(f.path): f for f in files}
+        output = io.StringIO()
+        sources, options = self._mypy_options([f.path for f in files])
         targets: list[BuildSource] = []
         forced: dict[str, SourceFile] = {}
         for s in sources:

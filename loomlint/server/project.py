@@ -100,6 +100,7 @@ class Project:
             self._warm = WarmMypy(
                 settings.spi,
                 config_file=settings.mypy_config_file,
+                project_plugins=settings.project_mypy_plugins,
                 project_root=settings.project_root,
                 project_files=files,
             )

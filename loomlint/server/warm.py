@@ -29,7 +29,6 @@ from mypy.errors import CompileError
 from mypy.find_sources import InvalidSourceList, create_source_list
 from mypy.fscache import FileSystemCache
 from mypy.fswatcher import FileSystemWatcher
-from mypy.main import process_options
 from mypy.modulefinder import BuildSource
 from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
@@ -70,10 +69,11 @@ class WarmMypy(MypyOracle):
         spi: SpiModel,
         *,
         config_file: Path | None,
+        project_plugins: bool,
         project_root: Path,
         project_files: Sequence[str],
     ) -> None:
-        super().__init__(spi, config_file=config_file)
+        super().__init__(spi, config_file=config_file, project_plugins=project_plugins)
         self._root = str(project_root.resolve())
         self._project_files = [os.path.abspath(path) for path in project_files]
         self._fscache = FileSystemCache()
@@ -154,7 +154,7 @@ class WarmMypy(MypyOracle):
             except CompileError as exc:
                 culprit = _blocking_path(exc.messages or blocking.messages, project, left_out)
                 if culprit is None:
-                    raise OracleUnavailable(_first_lines(exc.messages)) from None
+                    raise OracleUnavailable(" / ".join(exc.messages[:3]) or "no output") from None
                 left_out.add(culprit)
                 if culprit in buffers:
                     result.failures[buffers[culprit].path] = (
@@ -178,14 +178,7 @@ class WarmMypy(MypyOracle):
         raise OracleUnavailable("too many files of the project stop mypy with a syntax error")
 
     def _options_for(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
-        output = io.StringIO()
-        args = list(paths)
-        if self._config_file is not None:
-            args += ["--config-file", str(self._config_file)]
-        try:
-            sources, options = process_options(args, stdout=output, stderr=output)
-        except SystemExit:
-            raise OracleUnavailable(_first_lines(output.getvalue().splitlines())) from None
+        sources, options = self._mypy_options(paths)
         # What dmypy sets (mypy.dmypy_server.Server): fine-grained mode keeps every tree and
         # the fine-grained dependencies in memory, and reads and writes no cache.
         options.incremental = True
@@ -309,8 +302,3 @@ def _blocking_path(messages: list[str], project: list[str], left_out: set[str]) 
 def _blocking_message(messages: list[str]) -> str:
     errors = [m for m in messages if ": error:" in m]
     return (errors or messages or ["a syntax error"])[0]
-
-
-def _first_lines(lines: list[str], count: int = 3) -> str:
-    kept = [line for line in lines if line.strip()]
-    return " / ".join(kept[:count]) if kept else "no output"
