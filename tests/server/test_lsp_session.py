@@ -47,7 +47,7 @@ def shout(message: LlmMessage) -> str:
 """
 
 APP_FIXED = """\
-from loomlint.content import text_of, LlmMessage
+from loomlint.content import LlmMessage, text_of
 
 from helpers import body
 
