@@ -96,6 +96,11 @@ class Preset:
     # Whether the SPI's parts are plain JSON (dicts, TypedDicts): json.dumps of its content
     # serialises it. Otherwise (dataclass parts) json.dumps raises TypeError on parts.
     json_parts: bool = False
+    # Whether messages of this SPI are also dicts (TypedDict wire forms), whose content is read
+    # as ``m["content"]`` or ``m.get("content")``. LangChain's messages are objects only: without
+    # types, a dict's "content" key in a LangChain codebase is a file's, a search hit's, a tool
+    # argument's, not a message's.
+    dict_messages: bool = True
 
 
 @dataclass(frozen=True)
@@ -344,6 +349,7 @@ _PRESET_KEYS = frozenset(
         "narrowing",
         "attribute-accessors",
         "json-parts",
+        "dict-messages",
         "fix",
     }
 )
@@ -395,6 +401,7 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         fix_accessor=fix_accessor,
         fix_attribute=fix_attribute,
         json_parts=_flag(data, "json-parts", where),
+        dict_messages=_flag(data, "dict-messages", where, default=True),
     )
 
 

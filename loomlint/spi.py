@@ -107,6 +107,8 @@ class SpiModel:
     # Whether every active SPI's parts are plain JSON (``json-parts`` in its preset): then
     # json.dumps of content is serialisation, not a bug. Used where no type says otherwise.
     json_parts: bool = False
+    # Whether some active SPI has dict messages (``m["content"]``); see ``Preset.dict_messages``.
+    dict_messages: bool = True
     # The modules of the SPI whose accessor ``fix_accessor`` is: a file must import one of
     # them for the accessor to be inserted there (``text_of`` knows loomlint's parts, not
     # LangChain's dicts). Empty: no such condition (an SPI that names no modules).
@@ -194,6 +196,7 @@ def build_spi_model(
         fix_accessor=accessor_fixer.fix_accessor if accessor_fixer is not None else None,
         fix_attribute=fix_attribute,
         json_parts=bool(presets) and all(p.json_parts for p in presets),
+        dict_messages=not presets or any(p.dict_messages for p in presets),
         fix_accessor_modules=accessor_fixer.modules if accessor_fixer is not None else (),
         fix_attribute_first=attribute_fixer is not None
         and (

@@ -682,6 +682,8 @@ class FlowAnalysis:
                 self._eval(arg.value, env)
         if self._evidence.receiver_is_foreign(receiver, env.foreign):
             return None
+        if not self._spi.dict_messages and _is_item_read(node):
+            return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
         kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
         if kind is ContentKind.OTHER:
             return None
@@ -1012,3 +1014,14 @@ def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:
             if dotted is not None:
                 names.append(dotted.split(".", 1)[0])
     return names
+
+
+def _is_item_read(node: cst.BaseExpression) -> bool:
+    """``m["content"]`` or ``m.get("content")``: a read of a dict key, not of an attribute."""
+    if isinstance(node, cst.Subscript):
+        return True
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+    )
