@@ -80,6 +80,7 @@ DEFAULT_PRESETS: tuple[str, ...] = ("loom",)
 CONFIG_KEYS: tuple[str, ...] = (
     "accessors",
     "content-fields",
+    "content-preserving",
     "exclude",
     "extend-exclude",
     "extend-ignore",
@@ -348,6 +349,7 @@ _INI_LISTS = frozenset(
     {
         "accessors",
         "content-fields",
+        "content-preserving",
         "exclude",
         "extend-exclude",
         "extend-ignore",
@@ -613,6 +615,11 @@ def _build_settings(
 
     accessors = _qualified_names(reader, "accessors")
     sanitizers = _qualified_names(reader, "sanitizers")
+    preserving = _qualified_names(
+        reader,
+        "content-preserving",
+        example="'myapp.store.save.body' or 'myapp.models.Record.payload'",
+    )
     content_fields = _identifiers(reader, "content-fields")
 
     types = _type_oracle(reader)
@@ -633,6 +640,7 @@ def _build_settings(
             presets,
             extra_accessors=accessors,
             extra_sanitizers=sanitizers,
+            extra_preserving=preserving,
             extra_content_fields=content_fields,
         ),
         accessors=accessors,
@@ -711,16 +719,17 @@ def _resolve_presets(
     return tuple(resolved.values())
 
 
-def _qualified_names(reader: _TableReader, key: str) -> tuple[str, ...]:
+def _qualified_names(
+    reader: _TableReader,
+    key: str,
+    *,
+    example: str = "'package.module.function', e.g. 'myapp.text.text_of'",
+) -> tuple[str, ...]:
     names = reader.string_list(key) or ()
     for name in names:
         parts = name.split(".")
         if len(parts) < 2 or not all(part.isidentifier() for part in parts):
-            raise reader.error(
-                key,
-                f"'{name}' is not a qualified name "
-                "(expected 'package.module.function', e.g. 'myapp.text.text_of')",
-            )
+            raise reader.error(key, f"'{name}' is not a qualified name (expected {example})")
     return names
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from loomlint.catalog import Preset
 
@@ -115,6 +115,21 @@ class SpiModel:
     fix_accessor_modules: tuple[str, ...] = ()
     # Whether the first preset with a fix has the property (it names the fix in messages).
     fix_attribute_first: bool = False
+    # Callables, parameters (``module.function.param``) and fields (``module.Class.field``) the
+    # user declared content-preserving (``content-preserving``): content passed or stored
+    # there is kept whole even where the declared type is ``Any`` or ``object``.
+    preserving: QualifiedNames = field(default_factory=lambda: QualifiedNames.of(()))
+
+    def preserves(self, owners: Iterable[str], member: str | None) -> bool:
+        """Whether a parameter or field ``member`` of any of ``owners`` (a callee's qualified
+        names, a class's MRO) is declared content-preserving, or the owner as a whole is."""
+        if not self.preserving:
+            return False
+        return any(
+            owner in self.preserving
+            or (member is not None and f"{owner}.{member}" in self.preserving)
+            for owner in owners
+        )
 
     @property
     def accessor_label(self) -> str | None:
@@ -160,6 +175,7 @@ def build_spi_model(
     extra_accessors: Sequence[str] = (),
     extra_sanitizers: Sequence[str] = (),
     extra_content_fields: Sequence[str] = (),
+    extra_preserving: Sequence[str] = (),
 ) -> SpiModel:
     """Merge presets (in order) with the user's extra names.
 
@@ -202,6 +218,7 @@ def build_spi_model(
         and (
             accessor_fixer is None or presets.index(attribute_fixer) < presets.index(accessor_fixer)
         ),
+        preserving=QualifiedNames.of(extra_preserving),
     )
 
 

@@ -370,7 +370,9 @@ class FactCollector:
             if target is None:
                 continue
             declared, label = target
-            accepts = content_types.accepts_content(declared, value_type)
+            accepts = content_types.accepts_content(
+                declared, value_type
+            ) or self._declared_preserving(lvalue)
             self._verdicts[id(rvalue)] = (
                 accepts,
                 f"stored in `{label}`, {self._declared_as(declared)}",
@@ -379,6 +381,13 @@ class FactCollector:
                 return
 
     # --- helpers ----------------------------------------------------------------------------------
+
+    def _declared_preserving(self, lvalue: Expression) -> bool:
+        """A field the user declared content-preserving (``myapp.Record.payload``)."""
+        if not isinstance(lvalue, MemberExpr):
+            return False
+        owners = list(content_types.type_names(self._types.get(lvalue.expr)))
+        return self._spi.preserves(owners, lvalue.name)
 
     def _is_text(self, node: Expression) -> bool:
         return isinstance(node, StrExpr) or self._kind(node) is ContentKind.TEXT
@@ -492,14 +501,17 @@ class FactCollector:
     ) -> tuple[bool, str] | None:
         arg = call.args[index]
         value_type = self._types.get(arg)
+        callee_names = self._callee_names(call.callee)
         first: tuple[bool, str] | None = None
         for signature in signatures:
             formal_index = _formal_for(call, index, signature, self._types)
             if formal_index is None:
                 continue
             formal = signature.arg_types[formal_index]
-            accepts = content_types.accepts_content(formal, value_type)
             name = signature.arg_names[formal_index]
+            accepts = content_types.accepts_content(formal, value_type) or self._spi.preserves(
+                callee_names, name
+            )
             where = f"parameter `{name}`" if name else f"argument {index + 1}"
             verdict = (
                 accepts,

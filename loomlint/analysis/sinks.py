@@ -589,7 +589,12 @@ class PositionClassifier:
             )
         qualified = self._index.names.qualified(call.func)
         if qualified is not None:
-            return qualified in self._spi.accessors or qualified in self._spi.narrowing
+            # Without types, a callable declared content-preserving as a whole counts too.
+            return (
+                qualified in self._spi.accessors
+                or qualified in self._spi.narrowing
+                or qualified in self._spi.preserving
+            )
         short = dotted_name(call.func)
         return short is not None and short.rsplit(".", 1)[-1] in self._accessor_short_names
 

@@ -188,6 +188,8 @@ def _check_parameters(site: CallSite, callee_type: Type | None, config: PluginCo
         formal = signature.arg_types[formal_index]
         if content_types.accepts_content(formal, value.type):
             continue
+        if config.spi.preserves(site.names(), signature.arg_names[formal_index]):
+            continue  # declared content-preserving in [tool.loomlint]
         if not is_subtype(value.type, _widened(formal, signature)):
             continue  # mypy reports an incompatible argument itself
         description = _parameter_description(site, signature, formal_index, formal)

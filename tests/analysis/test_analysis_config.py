@@ -63,3 +63,66 @@ def test_configured_accessors_sanitizers_and_fields_reach_the_rules(
         (12, 24, "LML003", "content of `note` is coerced to str by str(); use text_of(...)"),
         (12, 40, "LML003", "content of `m` is coerced to str by an f-string; use text_of(...)"),
     ]
+
+
+PRESERVING_STORE = textwrap.dedent(
+    """\
+    from dataclasses import dataclass
+    from typing import Any
+
+    from loomlint.content import LlmMessage
+
+    @dataclass
+    class Record:
+        payload: Any = None
+        other: object = None
+
+    def save(body: Any, meta: Any) -> None:
+        del body, meta
+
+    def run(m: LlmMessage, record: Record) -> None:
+        save(m.content, m.content)
+        record.payload = m.content
+        record.other = m.content
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("preserving", "expected"),
+    [
+        ([], [(15, 10), (15, 21), (16, 22), (17, 20)]),
+        (["store.save.body", "store.Record.payload"], [(15, 21), (17, 20)]),
+        (["store.save"], [(16, 22), (17, 20)]),
+    ],
+    ids=["none", "parameter-and-field", "whole-callee"],
+)
+def test_content_preserving_parameters_fields_and_callees_are_not_findings(
+    tmp_path: Path,
+    preserving: list[str],
+    expected: list[tuple[int, int]],
+    mypy_cache_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        f"[tool.loomlint]\ncontent-preserving = {json.dumps(preserving)}\n"
+    )
+    (tmp_path / "store.py").write_text(PRESERVING_STORE)
+    result = CliRunner().invoke(main, ["check", "--format", "json", "store.py"])
+    found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
+    assert found == [(line, column, "LML001") for line, column in expected]
+
+
+def test_a_bad_content_preserving_name_is_a_config_error_naming_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.loomlint]\ncontent-preserving = ["save"]\n')
+    (tmp_path / "store.py").write_text(PRESERVING_STORE)
+    result = CliRunner().invoke(main, ["check", "store.py"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "error: pyproject.toml: [tool.loomlint] key 'content-preserving': 'save' is not a "
+        "qualified name (expected 'myapp.store.save.body' or 'myapp.models.Record.payload')"
+    )
