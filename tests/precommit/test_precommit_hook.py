@@ -9,6 +9,7 @@ loomlint into it, as it does for a user.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -251,3 +252,57 @@ def test_typed_hook_without_the_spi_package_finds_the_bugs_and_says_why(
         "be a list of parts; narrow it with isinstance() first, or use .text\n"
         "Found 2 findings.\n\n"
     ), result.stdout
+
+
+# --- adopting with a baseline, as docs/pre-commit.md shows -------------------------------------
+
+
+def documented_baseline_args() -> list[str]:
+    doc = (PROJECT_ROOT / "docs" / "pre-commit.md").read_text(encoding="utf-8")
+    for block in re.findall(r"^```yaml\n(.*?)^```", doc, flags=re.M | re.S):
+        for repo in (yaml.safe_load(block) or {}).get("repos", []):
+            for hook in repo.get("hooks", []):
+                if "--baseline" in hook.get("args", []):
+                    return list(hook["args"])
+    raise AssertionError("docs/pre-commit.md shows no hook with --baseline in its args")
+
+
+def test_the_documented_baseline_args_stop_only_new_findings(workdir: Path) -> None:
+    args = documented_baseline_args()
+    assert args == ["--baseline", "loomlint-baseline.json"]
+    config = local_config(workdir)
+    hooks = json.loads(config.read_text(encoding="utf-8"))["repos"][0]["hooks"]
+    typed = [{**hook, "args": args} for hook in hooks if hook["id"] == "loomlint"]
+    config.write_text(json.dumps({"repos": [{"repo": "local", "hooks": typed}]}), encoding="utf-8")
+    script = shutil.which("loomlint", path=str(Path(sys.executable).parent))
+    assert script is not None
+    recorded = subprocess.run(
+        [script, "check", "--write-baseline", "loomlint-baseline.json"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (recorded.returncode, recorded.stderr) == (
+        0,
+        "Wrote 1 finding in 1 file to the baseline 'loomlint-baseline.json'.\n",
+    )
+    git(workdir, "add", "-A")
+    result = pre_commit(workdir, "run", "--files", "bad.py", "clean.py")
+    assert (result.returncode, result.stdout) == (0, f"loomlint{'.' * 65}Passed\n")
+    # A new finding in the same file fails the commit; the recorded one stays hidden.
+    (workdir / "bad.py").write_text(
+        BAD + "\ndef g(m: LlmMessage) -> str:\n    return str(m.content)\n", encoding="utf-8"
+    )
+    result = pre_commit(workdir, "run", "--files", "bad.py")
+    assert result.returncode == 1, result.stdout
+    assert result.stdout == (
+        f"loomlint{'.' * 65}Failed\n"
+        "- hook id: loomlint\n"
+        "- exit code: 1\n"
+        "\n"
+        "note: 1 finding recorded in the baseline is not shown\n"
+        "bad.py:6:16: LML003 [*] content of `m` is coerced to str by str(); use text_of(...)\n"
+        "Found 1 finding (1 fixable with `loomlint fix`).\n"
+        "\n"
+    )
