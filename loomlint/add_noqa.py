@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from loomlint.diagnostics import Diagnostic
 from loomlint.selection import UNUSED_SUPPRESSION_CODE, is_analysis_code
 
-# A ``# noqa: CODES`` list, of any tool's codes (Ruff's ``--add-noqa`` extends it too).
+# A noqa comment's list of codes, of any tool (Ruff's ``--add-noqa`` extends it too).
 _NOQA_LIST = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]*[A-Za-z]+[0-9]+)*)", re.I)
 
 
