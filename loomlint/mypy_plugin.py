@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mypy.errors import CompileError
 from mypy.nodes import MypyFile
 from mypy.options import Options
 from mypy.plugin import (
@@ -28,9 +29,14 @@ from mypy.types import FunctionLike, Type
 
 from loomlint.mypy_checks import casts, codes
 from loomlint.mypy_checks.checkers import CheckerRegistry
-from loomlint.mypy_checks.config import PluginConfig, load_plugin_config
+from loomlint.mypy_checks.config import PluginConfig, PluginConfigError, load_plugin_config
 from loomlint.mypy_checks.hooks import FunctionHook, MethodHook, function_hook, method_hook
-from loomlint.mypy_checks.reporting import check_supported
+from loomlint.mypy_checks.support import (
+    UnsupportedMypyError,
+    check_supported,
+    refusing_plugin,
+)
+from loomlint.mypy_checks.suppressions import mark_type_ignores_used
 
 __all__ = ["LoomlintPlugin", "codes", "plugin"]
 
@@ -43,8 +49,12 @@ _CALLED_DUNDERS = frozenset({"__init__"})
 
 
 def plugin(version: str) -> type[Plugin]:
-    """mypy's entry point: refuses, with a clear message, a mypy version it does not support."""
-    check_supported(version)
+    """mypy's entry point. On a mypy version it does not support, a plugin that makes the run
+    fail with a mypy error saying so (exit status 2; ``mypy_checks.support``)."""
+    try:
+        check_supported(version)
+    except UnsupportedMypyError as unsupported:
+        return refusing_plugin(str(unsupported), key="plugins")
     return LoomlintPlugin
 
 
@@ -53,7 +63,14 @@ class LoomlintPlugin(Plugin):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self._config: PluginConfig = load_plugin_config(options)
+        # A bad [tool.loomlint] fails the build as a mypy error, at mypy's first question
+        # (see mypy_checks.support): raising here would be a traceback, or a dmypy crash.
+        self._problem: str | None = None
+        try:
+            self._config: PluginConfig = load_plugin_config(options)
+        except PluginConfigError as problem:
+            self._problem = str(problem)
+            return
         # mypy uses the first plugin that returns a hook for a name: each of ours runs the
         # default plugin's own hook for that name first (see mypy_checks.hooks).
         self._default = DefaultPlugin(options)
@@ -72,22 +89,36 @@ class LoomlintPlugin(Plugin):
     # --- configuration and per-module work ----------------------------------------------------
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        self._refuse_if_misconfigured()
         return {"loomlint": self._config.fingerprint}
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        self._refuse_if_misconfigured()
+        return []
+
+    def _refuse_if_misconfigured(self) -> None:
+        if self._problem is not None:
+            raise CompileError([self._problem], use_stdout=False)
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         # Called once per module after mypy has checked it: the point where its casts are seen.
         casts.check_module(file, self._checkers, self._config)
+        errors = self._checkers.errors
+        if errors is not None:
+            mark_type_ignores_used(errors, file.path, codes.MYPY_CODES)
         return set()
 
     # --- call hooks ---------------------------------------------------------------------------
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        self._refuse_if_misconfigured()
         self._checkers.note_current()
         if fullname not in self._function_hooks:
             self._function_hooks[fullname] = self._new_function_hook(fullname)
         return self._function_hooks[fullname]
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        self._refuse_if_misconfigured()
         self._checkers.note_current()
         if fullname not in self._method_hooks:
             self._method_hooks[fullname] = self._new_method_hook(fullname)
@@ -96,16 +127,19 @@ class LoomlintPlugin(Plugin):
     def get_function_signature_hook(
         self, fullname: str
     ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        self._refuse_if_misconfigured()
         self._checkers.note_current()
         return None
 
     def get_method_signature_hook(
         self, fullname: str
     ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        self._refuse_if_misconfigured()
         self._checkers.note_current()
         return None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        self._refuse_if_misconfigured()
         self._checkers.note_current()
         return None
 

@@ -37,6 +37,7 @@ from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
 from loomlint.interrupt import leave_interrupts_to_the_main_thread
 from loomlint.reading import Unreadable, read_source
+from loomlint.suppress import may_hold_suppression
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
@@ -359,9 +360,7 @@ class _Run:
         suppression that may have to be reported as unused."""
         if any(word.encode() in source for word in self._settings.spi.screening_words):
             return True
-        return self._settings.report_unused_suppressions and (
-            b"loomlint" in source or b"noqa" in source
-        )
+        return self._settings.report_unused_suppressions and may_hold_suppression(source)
 
     def record_key(self, path: str, dependency_key: str) -> None:
         self._keys[path] = dependency_key

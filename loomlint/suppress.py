@@ -10,6 +10,14 @@
 - ``# loomlint: noqa`` on a line of its own covers the whole file (Ruff's ``# ruff: noqa``);
   ``# loomlint: noqa: LML003, LML001`` covers those codes in the whole file. At the end of a
   line of code it is not a directive (it would read as a line suppression that is not one).
+- ``# type: ignore[loom-content-coercion]`` covers, on its own line, the rules whose
+  ``mypy_code`` (``rules/LML*.toml``) it names, so a line silenced for the mypy plugin is
+  silenced for ``loomlint check`` too. mypy's other codes are left to mypy, and a bare
+  ``# type: ignore`` is not a loomlint suppression: it usually predates loomlint and is about
+  a mypy error, and honouring it would hide content bugs on every such line.
+
+The mypy plugin calls the same parser and ``Suppressions.covers``: both front ends honour the
+same comments.
 
 Comments are found with ``tokenize``, so ``"# noqa"`` inside a string is not a comment. Where
 the tokenizer gives up (broken files still get LML9xx diagnostics and suppressions), the rest of
@@ -19,11 +27,12 @@ must never turn into a blanket suppression.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import sys
 import tokenize
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,13 +41,16 @@ from loomlint.diagnostics import Diagnostic
 
 UNUSED_SUPPRESSION = "LML100"
 
-SuppressionKind = Literal["loomlint", "noqa", "file"]
+SuppressionKind = Literal["loomlint", "noqa", "file", "type-ignore"]
 StatementRange = Callable[[int], tuple[int, int] | None]
 
 _DIRECTIVE = re.compile(
-    r"#\s*(?:(?P<loomlint>loomlint\s*:\s*ignore)|(?P<file>loomlint\s*:\s*noqa)|(?P<noqa>noqa))",
+    r"#\s*(?:(?P<loomlint>loomlint\s*:\s*ignore)|(?P<file>loomlint\s*:\s*noqa)|(?P<noqa>noqa)"
+    r"|(?P<mypy>(?-i:type:\s*ignore)))",  # mypy's own spelling is case-sensitive
     re.I,
 )
+# Bytes a file must contain to hold any directive (a cheap test before tokenising it).
+_MARKERS = (b"loomlint", b"noqa", b"loom-")
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 _BRACKETED = re.compile(r"\s*\[(?P<body>[^\]\n]*)\]")
 _NOQA_CODE = re.compile(r"[\s,]*(?P<code>[A-Za-z]+[0-9]+)")
@@ -52,6 +64,14 @@ class CodeSpan:
     code: str
     column: int
     end_column: int
+    # The rule codes it covers when that is not ``code`` itself: a mypy code in
+    # ``# type: ignore[...]`` covers every rule reported under it (loom-content-use: LML001
+    # and LML002).
+    covers: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return self.covers or (self.code,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +93,16 @@ class Suppression:
 
     @property
     def code_names(self) -> frozenset[str] | None:
-        return None if self.codes is None else frozenset(span.code for span in self.codes)
+        """The rule codes it covers; None for every code."""
+        if self.codes is None:
+            return None
+        return frozenset(rule for span in self.codes for rule in span.rules)
+
+
+def may_hold_suppression(source: bytes) -> bool:
+    """Whether ``source`` can hold a directive at all. Tokenising a file for its comments
+    costs as much as a tenth of the analysis; most files never say any of these words."""
+    return any(marker in source for marker in _MARKERS)
 
 
 # --- parsing -------------------------------------------------------------------------------
@@ -175,18 +204,22 @@ def _directives(
     text: str, line: int, column: int, own_line: bool, next_code_line: int | None
 ) -> Iterator[Suppression]:
     for match in _DIRECTIVE.finditer(text):
-        kind: SuppressionKind = "loomlint" if match.group("loomlint") else "noqa"
-        if match.group("file"):
+        kind: SuppressionKind = "type-ignore"
+        if match.group("loomlint"):
+            kind = "loomlint"
+        elif match.group("noqa"):
+            kind = "noqa"
+        elif match.group("file"):
             kind = "file"
             if not own_line:
                 continue
-        parsed = (_loomlint_codes if kind == "loomlint" else _noqa_codes)(text, match.end())
+        parsed = _PARSERS[kind](text, match.end())
         if parsed is None:
             continue
         codes, end = parsed
         if codes is not None:
             codes = tuple(
-                CodeSpan(span.code, span.column + column, span.end_column + column)
+                CodeSpan(span.code, span.column + column, span.end_column + column, span.covers)
                 for span in codes
             )
         yield Suppression(
@@ -256,7 +289,102 @@ def _noqa_codes(text: str, offset: int) -> _Parsed:
     return tuple(named.values()), position
 
 
+def _type_ignore_codes(text: str, offset: int) -> _Parsed:
+    """mypy's codes of the rules (``mypy_code``) in a ``# type: ignore[...]``; None when it
+    names none of them (bare, or only mypy's own codes: mypy's business alone)."""
+    bracketed = _BRACKETED.match(text, offset)
+    if bracketed is None:
+        return None
+    by_mypy_code = _rules_by_mypy_code()
+    spans: dict[str, CodeSpan] = {}
+    for match in re.finditer(r"[^,\s]+", bracketed.group("body")):
+        code = match.group().lower()
+        rules = by_mypy_code.get(code)
+        if rules is not None:
+            start = bracketed.start("body") + match.start() + 1
+            spans.setdefault(code, CodeSpan(code, start, start + len(code), rules))
+    if not spans:
+        return None
+    return tuple(spans.values()), bracketed.end()
+
+
+def _rules_by_mypy_code() -> dict[str, tuple[str, ...]]:
+    grouped: dict[str, list[str]] = {}
+    for rule in load_catalog().rules.values():
+        if rule.mypy_code is not None:
+            grouped.setdefault(rule.mypy_code, []).append(rule.code)
+    return {code: tuple(sorted(rules)) for code, rules in grouped.items()}
+
+
+_PARSERS: dict[SuppressionKind, Callable[[str, int], _Parsed]] = {
+    "loomlint": _loomlint_codes,
+    "noqa": _noqa_codes,
+    "file": _noqa_codes,
+    "type-ignore": _type_ignore_codes,
+}
+
+
 # --- applying --------------------------------------------------------------------------------
+
+
+class Suppressions:
+    """The suppressions of one file and the lines each covers: which codes are silenced where.
+
+    ``statement_range(line)`` gives the lines of the statement starting on ``line`` (None when
+    none starts there: then the line alone is covered).
+    """
+
+    def __init__(
+        self, suppressions: Sequence[Suppression], statement_range: StatementRange
+    ) -> None:
+        self.suppressions = tuple(suppressions)
+        self.covered = [_covered_lines(s, statement_range) for s in self.suppressions]
+
+    def covering(self, line: int, code: str) -> list[int]:
+        """The indexes of the suppressions that silence ``code`` on ``line``."""
+        code = code.upper()
+        found: list[int] = []
+        for index, suppression in enumerate(self.suppressions):
+            lines = self.covered[index]
+            if lines is None or not lines[0] <= line <= lines[1]:
+                continue
+            names = suppression.code_names
+            if names is None or code in names:
+                found.append(index)
+        return found
+
+    def covers(self, line: int, codes: Iterable[str]) -> bool:
+        """Whether any of ``codes`` is silenced on ``line`` (the mypy plugin's question)."""
+        return any(self.covering(line, code) for code in codes)
+
+
+def statement_ranges(source: str) -> StatementRange:
+    """``statement_range`` from CPython's parser, for a front end without a LibCST tree (the
+    mypy plugin): the same lines as the LibCST pass gives. A compound statement (``if``,
+    ``def``, from its first decorator) covers its header, not its body. A file that does not
+    parse has no statements (a suppression then covers its own line)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _no_statement
+    ranges: dict[int, tuple[int, int]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        decorators = getattr(node, "decorator_list", None) or []
+        first = min([node.lineno, *(d.lineno for d in decorators)])
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = max(first, body[0].lineno - 1)
+        else:
+            last = node.end_lineno or node.lineno
+        ranges.setdefault(first, (first, last))
+    return ranges.get
+
+
+def _no_statement(line: int) -> tuple[int, int] | None:
+    del line
+    return None
 
 
 def apply_suppressions(
@@ -270,31 +398,30 @@ def apply_suppressions(
 ) -> list[Diagnostic]:
     """The diagnostics no suppression covers, plus (with ``report_unused``) LML100 findings.
 
-    ``statement_range(line)`` gives the lines of the statement starting on ``line`` (None when
-    none starts there: then the line alone is covered). ``is_enabled(code)`` says whether a
-    code is reported for this file at all; a suppression of a code that is switched off is not
-    reported as unused, since it matters again when the code is switched on.
+    ``is_enabled(code)`` says whether a code is reported for this file at all; a suppression
+    of a code that is switched off is not reported as unused, since it matters again when the
+    code is switched on.
     """
-    covered = [_covered_lines(s, statement_range) for s in suppressions]
+    index = Suppressions(suppressions, statement_range)
     used: list[set[str]] = [set() for _ in suppressions]
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
         code = diagnostic.code.upper()
-        suppressed = False
-        for index, suppression in enumerate(suppressions):
-            lines = covered[index]
-            names = suppression.code_names
-            if lines is None or not lines[0] <= diagnostic.line <= lines[1]:
-                continue
-            if names is None or code in names:
-                used[index].add(code)
-                suppressed = True
-        if not suppressed:
+        covering = index.covering(diagnostic.line, code)
+        for position in covering:
+            used[position].add(code)
+        if not covering:
             kept.append(diagnostic)
     if report_unused:
-        for index, suppression in enumerate(suppressions):
+        for position, suppression in enumerate(suppressions):
             kept.extend(
-                _unused(suppression, used[index], covered[index] is not None, path, is_enabled)
+                _unused(
+                    suppression,
+                    used[position],
+                    index.covered[position] is not None,
+                    path,
+                    is_enabled,
+                )
             )
     return sorted(kept, key=lambda d: d.sort_key)
 
@@ -304,7 +431,7 @@ def _covered_lines(
 ) -> tuple[int, int] | None:
     if suppression.kind == "file":
         return 1, sys.maxsize
-    if not suppression.own_line or suppression.kind == "noqa":
+    if not suppression.own_line or suppression.kind != "loomlint":
         return suppression.line, suppression.line
     target = suppression.next_code_line
     if target is None:
@@ -337,11 +464,11 @@ def _unused(
         return
     known = load_catalog().rules
     for span in suppression.codes:
-        if span.code in used:
+        if used.intersection(span.rules):
             continue
-        if span.code not in known:
+        if not known.keys() >= set(span.rules):
             message = f"unused suppression: '{span.code}' is not a loomlint rule code"
-        elif is_enabled is not None and not is_enabled(span.code):
+        elif is_enabled is not None and not any(is_enabled(rule) for rule in span.rules):
             continue
         elif covers_something:
             message = f"unused suppression: {problem.format(code=span.code + ' ')}"

@@ -26,7 +26,7 @@ from loomlint.catalog import Catalog, load_catalog
 from loomlint.checks import ALL_RULES, ContentFinding
 from loomlint.config import Settings
 from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix, Span
-from loomlint.suppress import apply_suppressions, parse_suppressions
+from loomlint.suppress import apply_suppressions, may_hold_suppression, parse_suppressions
 
 
 class _Unanalysable(Exception):
@@ -63,7 +63,7 @@ def analyze_source(
         verdict.refusal is None
         and types_failure is None
         and not has_typed_content(types)
-        and not (settings.report_unused_suppressions and _may_suppress(source))
+        and not (settings.report_unused_suppressions and may_hold_suppression(source))
         and not (
             tree_names_content(verdict.tree, settings.spi.screening_words)
             if verdict.tree is not None
@@ -133,7 +133,7 @@ def analyze_source(
         enabled,
         # Tokenising for comments is dear: with nothing to suppress, only unused ones matter.
         parse_suppressions(text)
-        if _may_suppress(source) and (enabled or settings.report_unused_suppressions)
+        if may_hold_suppression(source) and (enabled or settings.report_unused_suppressions)
         else [],
         statement_range,
         report_unused=settings.report_unused_suppressions,
@@ -144,12 +144,6 @@ def analyze_source(
     return result
 
 
-def _may_suppress(source: bytes) -> bool:
-    # Tokenising a file for its comments costs as much as a tenth of the analysis; a file
-    # that never says "loomlint" or "noqa" has no suppression to find.
-    return b"loomlint" in source or b"noqa" in source
-
-
 def may_report(source: bytes, settings: Settings) -> bool:
     """Whether analysing the file could report anything, short of types naming a value content:
     it names a content field or type where an origin could be (CPython's parser says, ten times
@@ -158,7 +152,7 @@ def may_report(source: bytes, settings: Settings) -> bool:
     A runner screens files with it while mypy builds: a file that says no needs neither its
     facts nor an analysis unless mypy types one of its values as content.
     """
-    if settings.report_unused_suppressions and _may_suppress(source):
+    if settings.report_unused_suppressions and may_hold_suppression(source):
         return True
     return names_content(source, settings.spi.screening_words)
 

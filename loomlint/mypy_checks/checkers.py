@@ -42,6 +42,11 @@ class CheckerRegistry:
             self._by_module[current.tree.fullname] = current
             self._errors = current.msg.errors
 
+    @property
+    def errors(self) -> Errors | None:
+        """mypy's error collector, once any module's check has asked for a hook."""
+        return self._errors
+
     def forget(self, tree: MypyFile) -> None:
         self._last = None
         self._by_module.pop(tree.fullname, None)

@@ -26,6 +26,20 @@ RULE_BY_CATEGORY: Final[dict[Category, str]] = {
 _ERROR_CODE_CATEGORY: Final = "loomlint"
 
 
+def _rules_reported_as(category: Category) -> tuple[str, ...]:
+    """Every rule whose findings the plugin reports under ``category``'s mypy code: a comment
+    silencing any of them silences the plugin's finding (``# noqa: LML002`` and a use)."""
+    mypy_code = load_catalog().rule(RULE_BY_CATEGORY[category]).mypy_code
+    return tuple(
+        sorted(code for code, rule in load_catalog().rules.items() if rule.mypy_code == mypy_code)
+    )
+
+
+RULES_BY_CATEGORY: Final[dict[Category, tuple[str, ...]]] = {
+    category: _rules_reported_as(category) for category in RULE_BY_CATEGORY
+}
+
+
 def _error_code(category: Category) -> ErrorCode:
     rule = load_catalog().rule(RULE_BY_CATEGORY[category])
     if rule.mypy_code is None:
@@ -42,3 +56,4 @@ ERROR_CODES: Final[dict[Category, ErrorCode]] = {
     "coercion": CONTENT_COERCION,
     "cast": CONTENT_CAST,
 }
+MYPY_CODES: Final = frozenset(code.code for code in ERROR_CODES.values())

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,10 @@ from loomlint import __version__
 from loomlint.analysis.content_types import classify
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.catalog import SinkCatalog, load_catalog, rules_dir
-from loomlint.config import Settings, load_settings
-from loomlint.mypy_checks.codes import RULE_BY_CATEGORY, Category
+from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
+from loomlint.mypy_checks.codes import RULE_BY_CATEGORY, RULES_BY_CATEGORY, Category
+from loomlint.mypy_checks.support import error_line
+from loomlint.mypy_checks.suppressions import FileSuppressions
 from loomlint.spi import SpiModel
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -43,6 +46,7 @@ _IMPLEMENTATION = (
     "spi.py",
     "catalog.py",
     "config.py",
+    "suppress.py",
 )
 
 
@@ -92,15 +96,39 @@ class PluginConfig:
     # Method names that may be an accessor of the SPI (checked on every method call).
     accessor_methods: frozenset[str]
     kinds: KindCache
+    suppressions: FileSuppressions
 
     def reports(self, category: Category, path: str) -> bool:
         """Whether ``[tool.loomlint]`` enables the rule of ``category`` for ``path``."""
         return self.settings.is_code_enabled(RULE_BY_CATEGORY[category], os.path.abspath(path))
 
+    def suppressed(self, category: Category, path: str, line: int) -> bool:
+        """Whether a ``# loomlint: ignore`` or ``# noqa`` comment silences the finding."""
+        return self.suppressions.covers(path, line, RULES_BY_CATEGORY[category])
+
+
+class PluginConfigError(Exception):
+    """``[tool.loomlint]`` is invalid; the message is a mypy error line naming the key."""
+
 
 def load_plugin_config(options: Options) -> PluginConfig:
     """Read the configuration next to mypy's configuration file (else from the cwd), once."""
-    settings = load_settings(config_directory(options))
+    directory = config_directory(options)
+    try:
+        settings = load_settings(directory)
+    except ConfigError as problem:
+        path = _config_file(directory)
+        message = str(problem)
+        if path is not None and message.split(": ", 1)[0].endswith(path.name):
+            message = message.split(": ", 1)[1]  # the location goes in front, as mypy's does
+        key = _KEY_IN_MESSAGE.search(message)
+        raise PluginConfigError(
+            error_line(
+                _display(path) if path is not None else None,
+                f"loomlint: {message}",
+                key=key.group(1) if key is not None else None,
+            )
+        ) from None
     return PluginConfig(
         settings=settings,
         spi=settings.spi,
@@ -108,7 +136,35 @@ def load_plugin_config(options: Options) -> PluginConfig:
         fingerprint=fingerprint(settings),
         accessor_methods=settings.spi.accessor_short_names,
         kinds=KindCache(settings.spi),
+        suppressions=FileSuppressions(),
     )
+
+
+# ``loomlint.config`` names the key at fault as "key 'name'" in its messages.
+_KEY_IN_MESSAGE = re.compile(r"key '([^']+)'")
+
+
+def _config_file(directory: Path) -> Path | None:
+    """The file ``load_settings(directory)`` reads (for the error's location)."""
+    for folder in (directory, *directory.parents):
+        dedicated = folder / LOOMLINT_TOML
+        if dedicated.is_file():
+            return dedicated
+        pyproject = folder / PYPROJECT
+        try:
+            if pyproject.is_file() and "tool.loomlint" in pyproject.read_text(errors="replace"):
+                return pyproject
+        except OSError:
+            continue
+    return None
+
+
+def _display(path: Path) -> Path:
+    """``path`` relative to the current folder when below it, as mypy names files."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def config_directory(options: Options) -> Path:

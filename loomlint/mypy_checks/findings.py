@@ -29,8 +29,11 @@ def emit(
     *,
     during_check: bool = True,
 ) -> None:
-    """Report ``message`` unless ``[tool.loomlint]`` disables its rules for this file."""
-    if config.reports(category, checker.path):
+    """Report ``message`` unless ``[tool.loomlint]`` disables its rules for this file, or a
+    loomlint suppression comment silences it there."""
+    if config.reports(category, checker.path) and not config.suppressed(
+        category, checker.path, node.line
+    ):
         report(checker, node, message, ERROR_CODES[category], during_check=during_check)
 
 

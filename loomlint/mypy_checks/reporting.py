@@ -23,51 +23,30 @@ confirms the attribute is still there before the first check.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import Final
 
 from mypy.checker import TypeChecker
 from mypy.errorcodes import ErrorCode
 from mypy.errors import Errors
 from mypy.nodes import Context
 
-# The mypy versions the workaround was verified on: [first, last) as (major, minor).
-SUPPORTED_MYPY: Final = ((2, 4), (3, 0))
-SUPPORTED_MYPY_TEXT: Final = "mypy>=2.4,<3"
-_VERSION = re.compile(r"(\d+)\.(\d+)")
+from loomlint.mypy_checks.support import (
+    SUPPORTED_MYPY,
+    SUPPORTED_MYPY_TEXT,
+    UnsupportedMypyError,
+    check_supported,
+    mypy_version_supported,
+)
 
-
-class UnsupportedMypyError(RuntimeError):
-    """The running mypy is not one the plugin supports. The message says which are."""
-
-
-def mypy_version_supported(version: str) -> bool:
-    """Whether ``version`` (mypy's ``__version__``, e.g. ``2.4.1`` or ``2.5.0+dev.abc``) is
-    in ``SUPPORTED_MYPY``."""
-    match = _VERSION.match(version)
-    if match is None:
-        return False
-    found = (int(match.group(1)), int(match.group(2)))
-    first, last = SUPPORTED_MYPY
-    return first <= found < last
-
-
-def check_supported(version: str) -> None:
-    """Raise ``UnsupportedMypyError`` unless this mypy can run the plugin."""
-    if not mypy_version_supported(version):
-        raise UnsupportedMypyError(
-            f"loomlint's mypy plugin supports {SUPPORTED_MYPY_TEXT}, but this is mypy {version}. "
-            f"Install a supported mypy (pip install '{SUPPORTED_MYPY_TEXT}'), or remove "
-            "'loomlint.mypy_plugin' from mypy's plugins and run 'loomlint check' instead."
-        )
-    if not hasattr(Errors, "_watchers"):
-        raise UnsupportedMypyError(
-            f"loomlint's mypy plugin cannot run on mypy {version}: mypy.errors.Errors has no "
-            "'_watchers' stack, which the plugin needs to report findings on overloaded "
-            f"callees. Supported: {SUPPORTED_MYPY_TEXT}."
-        )
+__all__ = [
+    "SUPPORTED_MYPY",
+    "SUPPORTED_MYPY_TEXT",
+    "UnsupportedMypyError",
+    "check_supported",
+    "mypy_version_supported",
+    "report",
+]
 
 
 def report(

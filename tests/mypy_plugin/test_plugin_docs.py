@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from loomlint.catalog import load_catalog
-from loomlint.mypy_checks.reporting import UnsupportedMypyError, check_supported
+from loomlint.mypy_checks.support import UnsupportedMypyError, check_supported
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -36,7 +36,7 @@ def test_the_quoted_refusal_is_the_plugins_own_message() -> None:
     text = (DOCS / "mypy-plugin.md").read_text(encoding="utf-8")
     with pytest.raises(UnsupportedMypyError) as raised:
         check_supported("1.11.2")
-    assert f"UnsupportedMypyError: {raised.value}" in text
+    assert f"pyproject.toml:2: error: {raised.value}" in text
 
 
 def test_the_error_code_table_names_the_catalogs_codes() -> None:

@@ -13,7 +13,12 @@ from loomlint.catalog import load_catalog
 from loomlint.config import load_settings
 from loomlint.mypy_checks import codes
 from loomlint.mypy_checks.config import fingerprint
-from loomlint.mypy_checks.reporting import UnsupportedMypyError, mypy_version_supported
+from loomlint.mypy_checks.support import (
+    RefusingPlugin,
+    UnsupportedMypyError,
+    check_supported,
+    mypy_version_supported,
+)
 from loomlint.mypy_plugin import LoomlintPlugin, plugin
 
 NAIVE_PLUGIN = Path(__file__).with_name("naive_plugin.py")
@@ -26,12 +31,14 @@ def test_supported_mypy_versions_load_the_plugin(version: str) -> None:
 
 @pytest.mark.parametrize("version", ["1.19.1", "2.3.0", "3.0.0", "0.991", "unknown"])
 def test_an_unsupported_mypy_version_is_refused_with_a_clear_message(version: str) -> None:
-    with pytest.raises(UnsupportedMypyError) as raised:
-        plugin(version)
-    message = str(raised.value)
+    refusing = plugin(version)
+    assert issubclass(refusing, RefusingPlugin)
+    message = refusing.problem
     assert f"this is mypy {version}" in message
     assert "mypy>=2.4,<3" in message
     assert not mypy_version_supported(version)
+    with pytest.raises(UnsupportedMypyError):
+        check_supported(version)
 
 
 def test_error_codes_are_registered_with_mypy_and_named_by_the_catalog() -> None:
