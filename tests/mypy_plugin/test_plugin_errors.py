@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from mypy_runs import write_project
 
-CODE = "from loomlint.content import LlmMessage\n\n\ndef f(m: LlmMessage) -> None:\n    print(m.content)\n"
+CODE = """\
+from loomlint.content import LlmMessage
+
+
+def f(m: LlmMessage) -> None:
+    print(m.content)
+"""
 BAD_CONFIGS = [
     (
         "bogus-key = 1\n",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loomlint.suppress import CodeSpan, Suppression, parse_suppressions
+from loomlint.suppress import CodeSpan, Suppression, parse_suppressions, statement_ranges
 
 
 def test_trailing_loomlint_ignore_with_codes() -> None:
@@ -143,3 +143,36 @@ def test_after_a_tokenize_error_the_rest_is_scanned_by_lines() -> None:
 def test_broken_sources_never_raise(source: str) -> None:
     parsed = parse_suppressions(source)
     assert all(s.line >= 1 and s.column >= 1 for s in parsed)
+
+
+def test_type_ignore_names_the_rules_of_the_plugins_codes() -> None:
+    source = (
+        "a = str(c)  # type: ignore[arg-type, loom-content-coercion]\n"
+        "b = len(c)  # type: ignore[loom-content-use]  # noqa: LML002\n"
+        "d = 1  # type: ignore\n"
+        "e = 2  # type: ignore[arg-type]\n"
+        "f = 3  # TYPE: IGNORE[loom-content-cast]\n"
+    )
+    parsed = parse_suppressions(source)
+    assert [(s.kind, s.line, s.codes) for s in parsed] == [
+        ("type-ignore", 1, (CodeSpan("loom-content-coercion", 38, 59, ("LML003",)),)),
+        ("type-ignore", 2, (CodeSpan("loom-content-use", 28, 44, ("LML001", "LML002")),)),
+        ("noqa", 2, (CodeSpan("LML002", 55, 61),)),
+    ]
+    assert parsed[1].code_names == frozenset({"LML001", "LML002"})
+
+
+def test_statement_ranges_from_cpythons_parser_match_the_own_line_rule() -> None:
+    source = "@decorator\ndef f(\n    a,\n):\n    x = (\n        1,\n    )\n    if a: y = 2\n"
+    ranges = statement_ranges(source)
+    assert [ranges(line) for line in range(1, 9)] == [
+        (1, 4),
+        None,
+        None,
+        None,
+        (5, 7),
+        None,
+        None,
+        (8, 8),
+    ]
+    assert statement_ranges("def broken(:\n")(1) is None
