@@ -80,6 +80,34 @@ class QualifiedNames:
 
 
 @dataclass(frozen=True, slots=True)
+class SpiFix:
+    """How one SPI reads a message's text safely: an accessor function (``text_of``) or a
+    message property (``.text``); neither when it has none (the advice is then to narrow)."""
+
+    accessor: str | None = None
+    attribute: str | None = None
+
+    @property
+    def label(self) -> str | None:
+        """How messages name it: ``text_of(...)``, ``.text``; None when there is none."""
+        if self.accessor is not None:
+            return f"{self.accessor.rsplit('.', 1)[-1]}(...)"
+        if self.attribute is not None:
+            return f".{self.attribute}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SpiOwner:
+    """One active SPI: its name, the types that are its own (messages, parts, content
+    aliases), and its fix."""
+
+    name: str
+    types: QualifiedNames
+    fix: SpiFix
+
+
+@dataclass(frozen=True, slots=True)
 class SpiModel:
     """Merged content knowledge of every selected preset and the user's configuration."""
 
@@ -130,6 +158,37 @@ class SpiModel:
             or (member is not None and f"{owner}.{member}" in self.preserving)
             for owner in owners
         )
+    # Each active SPI with its own types and fix, in preset order: the advice for a value is
+    # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
+    owners: tuple[SpiOwner, ...] = ()
+
+    def owner_of(self, type_names: Iterable[str]) -> str | None:
+        """The first active SPI one of whose own types is among ``type_names``."""
+        names = tuple(type_names)
+        if not names or len(self.owners) < 2:
+            return None
+        for owner in self.owners:
+            if any(name in owner.types for name in names):
+                return owner.name
+        return None
+
+    def fix_for(self, owner: str | None) -> SpiFix:
+        """The fix to advise for a value of ``owner``'s SPI. With no known owner, the fix all
+        active SPIs share, else none: advice that fits another SPI would be wrong."""
+        for candidate in self.owners:
+            if candidate.name == owner:
+                return candidate.fix
+        fixes = {candidate.fix for candidate in self.owners}
+        if len(fixes) == 1:
+            return fixes.pop()
+        if not self.owners:
+            return SpiFix(self.fix_accessor, self.fix_attribute)
+        return SpiFix()
+
+    @property
+    def has_several_fixes(self) -> bool:
+        """Whether advice depends on the owner (so front ends must find it)."""
+        return len({candidate.fix for candidate in self.owners}) > 1
 
     @property
     def accessor_label(self) -> str | None:
@@ -217,6 +276,23 @@ def build_spi_model(
         fix_attribute_first=attribute_fixer is not None
         and (
             accessor_fixer is None or presets.index(attribute_fixer) < presets.index(accessor_fixer)
+        owners=tuple(
+            SpiOwner(
+                p.name,
+                QualifiedNames.of(
+                    _ordered_union(
+                        [
+                            p.message_types,
+                            p.part_types,
+                            p.content_types,
+                            p.text_only_types,
+                            p.parts_only_types,
+                        ]
+                    )
+                ),
+                SpiFix(p.fix_accessor, p.fix_attribute),
+            )
+            for p in presets
         ),
         preserving=QualifiedNames.of(extra_preserving),
     )

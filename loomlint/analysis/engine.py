@@ -239,7 +239,6 @@ def _check(
     flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
-    accessor = spi.accessor_label_for(uses_accessor_spi=classifier.uses_accessor_spi())
     candidates: dict[cst.BaseExpression, Value | None] = {
         node: _verified(value, view) for node, value in flow.items()
     }
@@ -262,7 +261,7 @@ def _check(
             value,
             kind,
             position,
-            accessor,
+            spi.fix_for(_owner(node, view)),
             positions[node].start.line,
         )
         rule = next((r for r in ALL_RULES if r.applies(finding)), None)
@@ -281,6 +280,12 @@ def _check(
             )
         )
     return diagnostics
+
+
+def _owner(node: cst.BaseExpression, view: TypeView) -> str | None:
+    """The SPI the value belongs to, as mypy's types say (None without types)."""
+    fact = view.expr(node) if view.covered(node) else None
+    return fact.owner if fact is not None else None
 
 
 def _judge(

@@ -69,6 +69,7 @@ from mypy.types import (
 )
 
 from loomlint.analysis import content_types
+from loomlint.analysis.ownership import owner_of_expression
 from loomlint.analysis.typefacts import (
     CalleeFact,
     ContentKind,
@@ -238,6 +239,9 @@ class FactCollector:
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
             json_content=content_types.is_json_content(typ),
+            owner=owner_of_expression(node, self._types.get, self._spi)
+            if kind in _INTERESTING or shape is ContentKind.CONTENT or origin
+            else None,
         )
 
     def _kind(self, node: Expression) -> ContentKind:

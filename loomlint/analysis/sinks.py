@@ -658,14 +658,17 @@ class PositionClassifier:
     def _plan(
         self, target: cst.CSTNode, position: cst.BaseExpression, kind: ContentKind
     ) -> FixPlan | None:
-        """The fix of the active SPI for a coerced value, where it is safe."""
-        spi = self._spi
-        if spi.fix_accessor is not None and self.uses_accessor_spi():
+        """The fix of the value's own SPI for a coerced value, where it is safe."""
+        fact = self._types.expr(position) if self._types.covered(position) else None
+        fix = self._spi.fix_for(fact.owner if fact is not None else None)
+        if fix.accessor is not None and self.uses_accessor_spi():
             if kind not in _FIXABLE_KINDS:
                 return None
-            return FixPlan(target, position, accessor=spi.fix_accessor)
-        if spi.fix_attribute is not None and self._reads_attribute_receiver(position, kind):
-            return FixPlan(target, position, attribute=spi.fix_attribute)
+            return FixPlan(target, position, accessor=fix.accessor)
+        if fix.attribute is not None and self._reads_attribute_receiver(
+            position, kind, fix.attribute
+        ):
+            return FixPlan(target, position, attribute=fix.attribute)
         return None
 
     def uses_accessor_spi(self) -> bool:
@@ -682,7 +685,9 @@ class PositionClassifier:
             for module in modules
         )
 
-    def _reads_attribute_receiver(self, position: cst.BaseExpression, kind: ContentKind) -> bool:
+    def _reads_attribute_receiver(
+        self, position: cst.BaseExpression, kind: ContentKind, attribute: str
+    ) -> bool:
         """Whether ``position`` is ``<receiver>.<content field>`` on a receiver that mypy says
         has the fix's property (``msg.content`` of a LangChain message has ``msg.text``).
 
@@ -695,7 +700,7 @@ class PositionClassifier:
         if not self._types.covered(position):
             return False
         fact = self._types.expr(position)
-        return fact is not None and self._spi.fix_attribute in fact.receiver_attributes
+        return fact is not None and attribute in fact.receiver_attributes
 
 
 def _binds_tighter_than_attribute(node: cst.BaseExpression) -> bool:

@@ -60,6 +60,9 @@ class ExprFact:
     # Whether the value is plain JSON by its type (``content_types.is_json_content``): parts
     # typed as dicts or TypedDicts. None: the type says nothing.
     json_content: bool | None = None
+    # With several SPIs active, the one this value belongs to (``analysis.ownership``): its
+    # fix is the one messages advise.
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

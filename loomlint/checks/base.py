@@ -12,6 +12,7 @@ import libcst as cst
 from loomlint.analysis.flow import Origin, Value
 from loomlint.analysis.sinks import Position
 from loomlint.analysis.typefacts import ContentKind
+from loomlint.spi import SpiFix
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +24,8 @@ class ContentFinding:
     value: Value
     kind: ContentKind
     position: Position
-    # How messages name the safe read: "text_of(...)", ".text"; None when the SPI has none.
-    accessor: str | None
+    # The fix of the SPI the value belongs to (``SpiModel.fix_for``), worded by ``advice``.
+    fix: SpiFix
     line: int  # where the finding is reported
 
 

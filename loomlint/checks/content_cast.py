@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from loomlint.advice import cast_fix
 from loomlint.checks.base import ContentFinding, ContentRule, Example, describe_origin
 
 
@@ -40,7 +41,5 @@ def text(m: LlmMessage) -> str:
         return finding.position.category == "cast"
 
     def message(self, finding: ContentFinding) -> str:
-        fix = "narrow it with isinstance()"
-        if finding.accessor is not None:
-            fix = f"use {finding.accessor} or {fix}"
+        fix = cast_fix(finding.fix)
         return f"{describe_origin(finding)} {finding.position.description}; {fix}"

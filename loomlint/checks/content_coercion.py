@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.analysis.typefacts import ContentKind
+from loomlint.advice import coercion_fix
 from loomlint.checks.base import ContentFinding, ContentRule, Example, describe_value
 
 
@@ -63,10 +63,5 @@ def dump(messages: list[LlmMessage]) -> str:
         return finding.position.category == "coercion"
 
     def message(self, finding: ContentFinding) -> str:
-        if finding.kind is ContentKind.PART:
-            fix = "read the part's fields instead"
-        elif finding.accessor is None:
-            fix = "narrow it with isinstance(..., str) first"
-        else:
-            fix = f"use {finding.accessor}"
+        fix = coercion_fix(finding.kind, finding.fix)
         return f"{describe_value(finding)} {finding.position.description}; {fix}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from loomlint.advice import destructure_fix, use_consequence
 from loomlint.checks.base import (
     ContentFinding,
     ContentRule,
@@ -61,10 +62,5 @@ def head(m: LlmMessage) -> str:
         return finding.position.category == "use" and is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
-        fix = "match `str() as ...` or narrow with isinstance() first"
-        if finding.accessor is not None:
-            fix = f"{fix}, or use {finding.accessor}"
-        return (
-            f"{describe_origin(finding)} {finding.position.description}, but it may be a list "
-            f"of parts; {fix}"
-        )
+        fix = destructure_fix(finding.fix)
+        return f"{describe_origin(finding)} {use_consequence(finding.position.description)}; {fix}"

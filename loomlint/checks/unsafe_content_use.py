@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from loomlint.advice import use_consequence, use_fix
 from loomlint.checks.base import (
     ContentFinding,
     ContentRule,
@@ -80,10 +81,5 @@ def words(m: LlmMessage) -> int:
         return finding.position.category == "use" and not is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
-        fix = "narrow it with isinstance() first"
-        if finding.accessor is not None:
-            fix = f"{fix}, or use {finding.accessor}"
-        return (
-            f"{describe_origin(finding)} {finding.position.description}, but it may be a list "
-            f"of parts; {fix}"
-        )
+        fix = use_fix(finding.fix)
+        return f"{describe_origin(finding)} {use_consequence(finding.position.description)}; {fix}"

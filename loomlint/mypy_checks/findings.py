@@ -10,14 +10,12 @@ from __future__ import annotations
 from mypy.checker import TypeChecker
 from mypy.nodes import Context
 
-from loomlint.analysis.typefacts import ContentKind
+from loomlint.advice import cast_fix, coercion_fix, use_consequence, use_fix
 from loomlint.mypy_checks.codes import ERROR_CODES, Category
 from loomlint.mypy_checks.config import PluginConfig
 from loomlint.mypy_checks.reporting import report
-from loomlint.mypy_checks.values import Value, accessor_hint, subject
+from loomlint.mypy_checks.values import Value, subject
 from loomlint.spi import SpiModel
-
-_NARROW = "narrow it with isinstance() first"
 
 
 def emit(
@@ -38,29 +36,22 @@ def emit(
 
 
 def coercion_message(value: Value, label: str, spi: SpiModel) -> str:
-    return f"{subject(value)} is coerced to str by {label}; {_coercion_fix(value, spi)}"
+    fix = coercion_fix(value.kind, spi.fix_for(value.owner))
+    return f"{subject(value)} is coerced to str by {label}; {fix}"
 
 
 def serialiser_message(value: Value, label: str, spi: SpiModel) -> str:
     """``json.dumps`` of content whose parts are not JSON (the LibCST pass's wording)."""
-    fix = _coercion_fix(value, spi)
+    fix = coercion_fix(value.kind, spi.fix_for(value.owner))
     return f"{subject(value)} makes {label} raise TypeError when it holds parts (not JSON); {fix}"
-
-
-def _coercion_fix(value: Value, spi: SpiModel) -> str:
-    if value.kind is ContentKind.PART:
-        return "read the part's fields instead"
-    return accessor_hint(spi) or _NARROW
 
 
 def use_message(value: Value, description: str, spi: SpiModel, *, accessor: bool = True) -> str:
     """``accessor``: whether reading the text instead (``text_of``) is a fix worth naming."""
-    hint = accessor_hint(spi) if accessor else ""
-    fix = f"{_NARROW}, or {hint}" if hint else _NARROW
-    return f"{subject(value)} {description}; {fix}"
+    fix = use_fix(spi.fix_for(value.owner), accessor=accessor)
+    return f"{subject(value)} {use_consequence(description)}; {fix}"
 
 
 def cast_message(value: Value, target: str, spi: SpiModel) -> str:
-    hint = accessor_hint(spi)
-    fix = f"{hint}, or narrow it with isinstance()" if hint else "narrow it with isinstance()"
+    fix = cast_fix(spi.fix_for(value.owner))
     return f'{subject(value)} is cast to "{target}" instead of being narrowed; {fix}'

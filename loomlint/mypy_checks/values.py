@@ -26,6 +26,7 @@ from mypy.types import (
 )
 
 from loomlint.analysis import content_types
+from loomlint.analysis.ownership import owner_of_expression
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.mypy_checks.config import PluginConfig
 from loomlint.spi import SpiModel
@@ -44,6 +45,8 @@ class Value:
     node: Expression
     type: Type
     kind: ContentKind
+    # With several SPIs active, the one the value belongs to (``analysis.ownership``).
+    owner: str | None = None
 
 
 def value_of(
@@ -67,7 +70,10 @@ def value_of(
             shape = content_types.classify_shape(typ)
             if shape in _SHAPED and _declares_content(checker, field, config.spi):
                 kind = shape
-    return Value(node, typ, kind)
+    if kind is ContentKind.OTHER:
+        return Value(node, typ, kind)
+    lookup = checker.lookup_type_or_none
+    return Value(node, typ, kind, owner_of_expression(node, lookup, config.spi))
 
 
 def union_value_of(
@@ -126,13 +132,6 @@ def subject(value: Value) -> str:
         ContentKind.PART: "Content part",
     }.get(value.kind, "Value")
     return f'{noun} "{source_text(value.node)}" ({brief_type(value.type)})'
-
-
-def accessor_hint(spi: SpiModel) -> str:
-    """``use text_of(...)``, from the preset's accessor; empty when the SPI names none."""
-    if spi.fix_accessor is None:
-        return ""
-    return f"use {spi.fix_accessor.rpartition('.')[2]}(...)"
 
 
 def source_text(node: Expression) -> str:

@@ -44,13 +44,13 @@ def test_messages_name_the_expression_its_type_and_the_fix(fixture_run: MypyRun)
         "read the part's fields instead"
     ]
     assert fixture_run.messages("plugin_uses.py", 32) == [
-        'Message content "m.content" (str | list[...]) is used as one branch by len(); '
-        "narrow it with isinstance() first, or use text_of(...)"
+        'Message content "m.content" (str | list[...]) is used as one branch by len(), '
+        "but it may be a list of parts; narrow it with isinstance() first, or use text_of(...)"
     ]
     assert fixture_run.messages("plugin_uses.py", 59) == [
         'Message content "m.content" (str | list[...]) is passed to parameter "value" of '
-        '"takes_object", declared "object"; narrow it with isinstance() first, or use '
-        "text_of(...)"
+        '"takes_object", declared "object", but it may be a list of parts; narrow it with '
+        "isinstance() first, or use text_of(...)"
     ]
     assert fixture_run.messages("plugin_casts.py", 11) == [
         'Message content "m.content" (str | list[...]) is cast to "str" instead of being '

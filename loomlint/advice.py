@@ -1,0 +1,48 @@
+"""The fix each finding advises, worded once for ``loomlint check`` and the mypy plugin.
+
+A message names the value, says what happens to it (``analysis/sinks.py`` and the plugin's
+checks word that alike), and ends with one of these. The fix is that of the SPI the value
+belongs to (``SpiModel.fix_for``): ``use text_of(...)`` for the reference SPI, ``use .text``
+for LangChain, and, for an SPI with no accessor, how to narrow the value.
+"""
+
+from __future__ import annotations
+
+from loomlint.analysis.typefacts import ContentKind
+from loomlint.spi import SpiFix
+
+_NARROW = "narrow it with isinstance() first"
+
+
+def coercion_fix(kind: ContentKind, fix: SpiFix) -> str:
+    """LML003: content, a parts list or a part turned into a string."""
+    if kind is ContentKind.PART:
+        return "read the part's fields instead"
+    label = fix.label
+    return f"use {label}" if label is not None else "narrow it with isinstance(..., str) first"
+
+
+def use_consequence(description: str) -> str:
+    """LML001 and LML002: what using the union as one branch risks."""
+    return f"{description}, but it may be a list of parts"
+
+
+def use_fix(fix: SpiFix, *, accessor: bool = True) -> str:
+    """LML001: the union used as one branch. ``accessor``: whether reading the text instead
+    is a fix worth naming there."""
+    label = fix.label if accessor else None
+    return f"{_NARROW}, or use {label}" if label is not None else _NARROW
+
+
+def destructure_fix(fix: SpiFix) -> str:
+    """LML002: a destructured origin used as one branch."""
+    label = fix.label
+    narrow = "match `str() as ...` or narrow with isinstance() first"
+    return f"{narrow}, or use {label}" if label is not None else narrow
+
+
+def cast_fix(fix: SpiFix) -> str:
+    """LML004: the union cast to one branch."""
+    label = fix.label
+    narrow = "narrow it with isinstance()"
+    return f"use {label}, or {narrow}" if label is not None else narrow
