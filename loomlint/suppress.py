@@ -371,9 +371,10 @@ def statement_ranges(source: str) -> StatementRange:
     for node in ast.walk(tree):
         if not isinstance(node, ast.stmt):
             continue
-        decorators = getattr(node, "decorator_list", None) or []
-        first = min([node.lineno, *(d.lineno for d in decorators)])
-        body = getattr(node, "body", None)
+        first = node.lineno
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            first = min([first, *(d.lineno for d in node.decorator_list)])
+        body: object = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
             last = max(first, body[0].lineno - 1)
         else:
