@@ -28,7 +28,7 @@ from loomlint import __version__
 from loomlint.analysis.content_types import classify
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.catalog import SinkCatalog, load_catalog, rules_dir
-from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
+from loomlint.config import ConfigError, Settings, load_settings
 from loomlint.mypy_checks.codes import RULE_BY_CATEGORY, RULES_BY_CATEGORY, Category
 from loomlint.mypy_checks.support import error_line
 from loomlint.mypy_checks.suppressions import FileSuppressions
@@ -117,10 +117,15 @@ def load_plugin_config(options: Options) -> PluginConfig:
     try:
         settings = load_settings(directory)
     except ConfigError as problem:
-        path = _config_file(directory)
+        # loomlint.config's messages start with the file, as found from ``directory``: the
+        # location goes in front instead, as in mypy's own errors.
         message = str(problem)
-        if path is not None and message.split(": ", 1)[0].endswith(path.name):
-            message = message.split(": ", 1)[1]  # the location goes in front, as mypy's does
+        named, _, rest = message.partition(": ")
+        path: Path | None = directory / named
+        if rest and path is not None and path.is_file():
+            message = rest
+        else:
+            path = None
         key = _KEY_IN_MESSAGE.search(message)
         raise PluginConfigError(
             error_line(
@@ -142,21 +147,6 @@ def load_plugin_config(options: Options) -> PluginConfig:
 
 # ``loomlint.config`` names the key at fault as "key 'name'" in its messages.
 _KEY_IN_MESSAGE = re.compile(r"key '([^']+)'")
-
-
-def _config_file(directory: Path) -> Path | None:
-    """The file ``load_settings(directory)`` reads (for the error's location)."""
-    for folder in (directory, *directory.parents):
-        dedicated = folder / LOOMLINT_TOML
-        if dedicated.is_file():
-            return dedicated
-        pyproject = folder / PYPROJECT
-        try:
-            if pyproject.is_file() and "tool.loomlint" in pyproject.read_text(errors="replace"):
-                return pyproject
-        except OSError:
-            continue
-    return None
 
 
 def _display(path: Path) -> Path:
