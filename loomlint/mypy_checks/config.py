@@ -121,11 +121,9 @@ def load_plugin_config(options: Options) -> PluginConfig:
         # location goes in front instead, as in mypy's own errors.
         message = str(problem)
         named, _, rest = message.partition(": ")
-        path: Path | None = directory / named
-        if rest and path is not None and path.is_file():
-            message = rest
-        else:
-            path = None
+        path: Path | None = None
+        if rest and (directory / named).is_file():
+            path, message = directory / named, rest
         key = _KEY_IN_MESSAGE.search(message)
         raise PluginConfigError(
             error_line(
