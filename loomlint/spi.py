@@ -276,6 +276,7 @@ def build_spi_model(
         fix_attribute_first=attribute_fixer is not None
         and (
             accessor_fixer is None or presets.index(attribute_fixer) < presets.index(accessor_fixer)
+        ),
         owners=tuple(
             SpiOwner(
                 p.name,
