@@ -172,13 +172,19 @@ class SpiModel:
                 return owner.name
         return None
 
-    def fix_for(self, owner: str | None) -> SpiFix:
+    def fix_for(self, owner: str | None, *, uses_accessor_spi: bool = True) -> SpiFix:
         """The fix to advise for a value of ``owner``'s SPI. With no known owner, the fix all
-        active SPIs share, else none: advice that fits another SPI would be wrong."""
+        active SPIs share, else none: advice that fits another SPI would be wrong.
+        ``uses_accessor_spi=False`` (the file imports no module of the SPI of ``fix_accessor``)
+        rules that SPI's fix out for a value whose owner is unknown."""
         for candidate in self.owners:
             if candidate.name == owner:
                 return candidate.fix
-        fixes = {candidate.fix for candidate in self.owners}
+        fixes = {
+            candidate.fix
+            for candidate in self.owners
+            if uses_accessor_spi or candidate.fix.accessor != self.fix_accessor
+        }
         if len(fixes) == 1:
             return fixes.pop()
         if not self.owners:

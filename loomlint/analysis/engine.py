@@ -239,6 +239,7 @@ def _check(
     flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
+    uses_accessor_spi = classifier.uses_accessor_spi()
     candidates: dict[cst.BaseExpression, Value | None] = {
         node: _verified(value, view) for node, value in flow.items()
     }
@@ -261,7 +262,7 @@ def _check(
             value,
             kind,
             position,
-            spi.fix_for(_owner(node, view)),
+            spi.fix_for(_owner(node, view), uses_accessor_spi=uses_accessor_spi),
             positions[node].start.line,
         )
         rule = next((r for r in ALL_RULES if r.applies(finding)), None)
