@@ -158,6 +158,7 @@ class SpiModel:
             or (member is not None and f"{owner}.{member}" in self.preserving)
             for owner in owners
         )
+
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
     owners: tuple[SpiOwner, ...] = ()
