@@ -345,21 +345,14 @@ def _read_config_table(path: Path, cwd: Path, *, explicit: bool) -> _ConfigTable
     return _ConfigTable(cast("dict[str, object]", section), "tool.loomlint")
 
 
-_INI_LISTS = frozenset(
-    {
-        "accessors",
-        "content-fields",
-        "content-preserving",
-        "exclude",
-        "extend-exclude",
-        "extend-ignore",
-        "extend-select",
-        "ignore",
-        "preset",
-        "sanitizers",
-        "select",
-    }
-)
+# In an INI file every key is a list (comma- or line-separated) except these.
+_INI_LISTS = frozenset(CONFIG_KEYS) - {
+    "mypy-config-file",
+    "per-file-ignores",
+    "report-unused-suppressions",
+    "spi",
+    "types",
+}
 _INI_BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
 _INI_BOOLEANS.update({"false": False, "no": False, "off": False, "0": False})
 

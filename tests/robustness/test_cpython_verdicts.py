@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from loomlint.cli import main
+from robustness.cli_json import check_json
 
 BAD_USE = textwrap.dedent(
     """\
@@ -38,15 +39,6 @@ TYPED = BAD_USE + textwrap.dedent(
 )
 
 
-def _check(*args: str) -> tuple[int, list[tuple[str, int, int, str, str]]]:
-    result = CliRunner().invoke(main, ["check", "--format", "json", *args])
-    found = sorted(
-        (Path(d["path"]).name, d["line"], d["column"], d["code"], d["message"])
-        for d in json.loads(result.stdout)
-    )
-    return result.exit_code, found
-
-
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_compile_time_errors_are_syntax_errors(
     tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
@@ -55,7 +47,7 @@ def test_compile_time_errors_are_syntax_errors(
     (tmp_path / "returns.py").write_text(BAD_USE + "\nreturn m.content\n")
     (tmp_path / "nonlocal.py").write_text("import os\nnonlocal os\n")
     (tmp_path / "awaits.py").write_text(BAD_USE + "\nawait f(1)\n")
-    code, found = _check(*([] if types else ["--no-types"]), ".")
+    code, found = check_json(*([] if types else ["--no-types"]), ".")
     assert [(name, line, column, rule) for name, line, column, rule, _ in found] == [
         ("awaits.py", 6, 1, "LML901"),
         ("nonlocal.py", 2, 1, "LML901"),
@@ -76,7 +68,7 @@ def test_what_only_libcst_cannot_parse_is_too_complex_not_a_syntax_error(
     # Python compiles 3,001 adjacent string literals; LibCST's parser gives up on them.
     (tmp_path / "strings.py").write_text(BAD_USE + "x = " + " ".join(['"a"'] * 3001) + "\n")
     (tmp_path / "good.py").write_text(BAD_USE)
-    code, found = _check("--no-types", ".")
+    code, found = check_json("--no-types", ".")
     assert [(name, line, rule) for name, line, _, rule, _ in found] == [
         ("good.py", 4, "LML003"),
         ("strings.py", 5, "LML903"),
@@ -94,7 +86,7 @@ def test_files_python_rejects_do_not_strip_types_from_good_ones(
     for number in range(5):
         (tmp_path / f"bad{number}.py").write_text(BAD_USE + "\nreturn m.content\n")
     (tmp_path / "typed.py").write_text(TYPED)
-    code, found = _check(".")
+    code, found = check_json(".")
     assert [(name, line, column, rule) for name, line, column, rule, _ in found] == [
         *[(f"bad{number}.py", 6, 1, "LML901") for number in range(5)],
         ("typed.py", 4, 15, "LML003"),  # and not b.content: typed.py kept its types
@@ -112,7 +104,7 @@ def test_newer_syntax_python_cannot_compile_is_checked_without_types(
     (tmp_path / "typed.py").write_text(TYPED)
     import sys
 
-    code, found = _check(".")
+    code, found = check_json(".")
     if sys.version_info >= (3, 12):
         assert [(name, line, col, rule) for name, line, col, rule, _ in found] == [
             ("newer.py", 4, 15, "LML003"),

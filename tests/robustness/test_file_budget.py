@@ -3,15 +3,13 @@ reported."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from loomlint.analysis import budget
-from loomlint.cli import main
+from robustness.cli_json import check_json
 
 BAD_USE = textwrap.dedent(
     """\
@@ -23,15 +21,6 @@ BAD_USE = textwrap.dedent(
 )
 
 
-def _check(*args: str) -> tuple[int, list[tuple[str, int, int, str, str]]]:
-    result = CliRunner().invoke(main, ["check", "--format", "json", *args])
-    found = sorted(
-        (Path(d["path"]).name, d["line"], d["column"], d["code"], d["message"])
-        for d in json.loads(result.stdout)
-    )
-    return result.exit_code, found
-
-
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_a_file_over_the_size_budget_is_refused_and_the_rest_reported(
     tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
@@ -40,7 +29,7 @@ def test_a_file_over_the_size_budget_is_refused_and_the_rest_reported(
     filler = "# " + "x" * 98 + "\n"
     (tmp_path / "huge.py").write_text(BAD_USE + filler * (budget.FILE_BYTES // len(filler) + 1))
     (tmp_path / "good.py").write_text(BAD_USE)
-    code, found = _check(*([] if types else ["--no-types"]), ".")
+    code, found = check_json(*([] if types else ["--no-types"]), ".")
     assert [(name, line, column, rule) for name, line, column, rule, _ in found] == [
         ("good.py", 4, 15, "LML003"),
         ("huge.py", 1, 1, "LML903"),
@@ -63,7 +52,7 @@ def test_a_file_over_the_time_budget_is_refused_and_the_rest_reported(
         BAD_USE + f"\n\ndef g(m: LlmMessage) -> str:\n    return {chain} + m.content\n"
     )
     (tmp_path / "good.py").write_text(BAD_USE)
-    code, found = _check("--no-types", ".")
+    code, found = check_json("--no-types", ".")
     assert found == [
         ("good.py", 4, 15, "LML003", found[0][4]),
         (
