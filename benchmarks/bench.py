@@ -63,6 +63,8 @@ REPO = Path(__file__).resolve().parent.parent
 WORK = Path(os.environ.get("LOOMLINT_BENCH_DIR", Path(tempfile.gettempdir()) / "loomlint-bench"))
 SYNTHETIC_LINES = 300_000
 PYDANTIC_AI_TAG = "v2.33.0"
+SCENARIOS = ("cold", "memory", "warm", "edit", "no-types")
+PYDANTIC_AI_TREES = ("pydantic_ai_slim/pydantic_ai", "tests")
 
 
 @dataclass(frozen=True)
@@ -102,11 +104,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="benchmark this codebase only (repeatable)",
     )
     parser.add_argument(
+        "--scenarios",
+        default=",".join(SCENARIOS),
+        help=f"comma-separated subset of {','.join(SCENARIOS)} (default: all)",
+    )
+    parser.add_argument(
         "--pydantic-ai-checkout",
         type=Path,
         help=f"a clone of github.com/pydantic/pydantic-ai (holds tag {PYDANTIC_AI_TAG})",
     )
     args = parser.parse_args(argv)
+    scenarios = set(args.scenarios.split(","))
+    if unknown := scenarios - set(SCENARIOS):
+        parser.error(f"unknown scenarios: {', '.join(sorted(unknown))}")
+    if args.rounds < 5:
+        print(f"note: {args.rounds} rounds; issue 14's figures need at least 5")
     print(
         f"machine: {os.cpu_count()} cores, {platform.platform()}, Python "
         f"{platform.python_version()}"
@@ -131,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n== {codebase.name}: {lines:,} lines in {', '.join(codebase.targets)}")
         _sanity_check(python, root, codebase.targets)
         row = Row(codebase.name, lines)
-        _bench_tree(python, root, codebase.targets, row, args.rounds)
+        _bench_tree(python, root, codebase.targets, row, args.rounds, scenarios)
         rows.append(row)
     _print_table(rows)
     return 0
@@ -163,17 +175,18 @@ def _unpack_pydantic_ai(root: Path, args: argparse.Namespace) -> str | None:
     if checkout is None:
         return "no --pydantic-ai-checkout given (PyPI ships pydantic-ai's sources, not its tests)"
     git_dir = checkout / ".git" if (checkout / ".git").exists() else checkout
-    archive = subprocess.run(
-        [
-            "git",
-            f"--git-dir={git_dir}",
-            "archive",
-            "--format=tar",
-            PYDANTIC_AI_TAG,
-            "pydantic_ai_slim/pydantic_ai",
-            "tests",
-        ],
+    git = ["git", f"--git-dir={git_dir}"]
+    # Python files only: a partial clone may lack the large test cassettes, which no tool reads.
+    listing = subprocess.run(
+        [*git, "ls-tree", "-r", "--name-only", PYDANTIC_AI_TAG, "--", *PYDANTIC_AI_TREES],
         capture_output=True,
+        text=True,
+    )
+    if listing.returncode != 0:
+        return f"git ls-tree {PYDANTIC_AI_TAG} failed: {listing.stderr.strip()}"
+    files = [name for name in listing.stdout.splitlines() if name.endswith((".py", ".pyi"))]
+    archive = subprocess.run(
+        [*git, "archive", "--format=tar", PYDANTIC_AI_TAG, "--", *files], capture_output=True
     )
     if archive.returncode != 0:
         return f"git archive {PYDANTIC_AI_TAG} failed: {archive.stderr.decode().strip()}"
@@ -212,7 +225,7 @@ CODEBASES = (
             "dirty-equals",
             "pytest-mock",
         ),
-        ("pydantic_ai_slim/pydantic_ai", "tests"),
+        PYDANTIC_AI_TREES,
         _unpack_pydantic_ai,
     ),
     Codebase("deepagents", ("deepagents==0.7.32",), ("deepagents",), _unpack_deepagents),
@@ -223,7 +236,9 @@ CODEBASES = (
 # --- scenarios -----------------------------------------------------------------------------------
 
 
-def _bench_tree(python: Path, root: Path, targets: tuple[str, ...], row: Row, rounds: int) -> None:
+def _bench_tree(
+    python: Path, root: Path, targets: tuple[str, ...], row: Row, rounds: int, scenarios: set[str]
+) -> None:
     bin_dir = python.parent
 
     def loomlint(*flags: str) -> list[str]:
@@ -241,83 +256,90 @@ def _bench_tree(python: Path, root: Path, targets: tuple[str, ...], row: Row, ro
             shutil.rmtree(root / ".loomlint_cache", ignore_errors=True)
             return {"MYPY_CACHE_DIR": str(cache)}
 
-        cold_l, cold_m = _alternate(
-            rounds,
-            lambda i: _measure(loomlint("--no-cache"), root, fresh("loomlint", i)),
-            lambda i: _measure(mypy, root, fresh("mypy", i)),
-        )
-        row.cells["cold"] = _report(
-            "cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.10
-        )
-        _report_timings(loomlint("--no-cache"), root, fresh("loomlint", rounds))
-        # Sampling /proc every 20 ms takes CPU from the run it watches (more from loomlint's
-        # several processes than from mypy's one): memory is measured in runs of its own.
-        memory_l, memory_m = _alternate(
-            rounds,
-            lambda i: _measure(
-                loomlint("--no-cache"), root, fresh("loomlint", i), sample_memory=True
-            ),
-            lambda i: _measure(mypy, root, fresh("mypy", i), sample_memory=True),
-        )
-        row.cells["memory"] = _report_memory(memory_l, memory_m, limit=1.3)
-
         warm_env = {"MYPY_CACHE_DIR": str(caches / "warm")}
-        shutil.rmtree(root / ".loomlint_cache", ignore_errors=True)
-        _measure(loomlint(), root, warm_env)  # fill both caches
-        warm = [_measure(loomlint(), root, warm_env) for _ in range(rounds)]
-        row.cells["warm"] = _report_absolute("warm, nothing changed", warm, limit=0.5)
+        if "cold" in scenarios:
+            cold_l, cold_m = _alternate(
+                rounds,
+                lambda i: _measure(loomlint("--no-cache"), root, fresh("loomlint", i)),
+                lambda i: _measure(mypy, root, fresh("mypy", i)),
+            )
+            row.cells["cold"] = _report(
+                "cold, types", "loomlint check", cold_l, "mypy", cold_m, limit=1.10
+            )
+            _report_timings(loomlint("--no-cache"), root, fresh("loomlint", rounds))
+        if "memory" in scenarios:
+            # Sampling /proc every 20 ms takes CPU from the run it watches (more from loomlint's
+            # several processes than from mypy's one): memory is measured in runs of its own.
+            memory_l, memory_m = _alternate(
+                rounds,
+                lambda i: _measure(
+                    loomlint("--no-cache"), root, fresh("loomlint", i), sample_memory=True
+                ),
+                lambda i: _measure(mypy, root, fresh("mypy", i), sample_memory=True),
+            )
+            row.cells["memory"] = _report_memory(memory_l, memory_m, limit=1.3)
 
-        edited = _edit_target([root / target for target in targets])
-        original = edited.read_text(encoding="utf-8")
-        mypy_env = {"MYPY_CACHE_DIR": str(caches / "warm-mypy")}
-        _measure(mypy, root, mypy_env)  # fill plain mypy's own cache
-        body_l: list[Measurement] = []
-        body_m: list[Measurement] = []
-        interface_edits: list[Measurement] = []
-        try:
-            for run in range(rounds):
-                # The common edit: a function's body changes, its module's interface doesn't.
-                # Each tool sees the edit once: a run before the other would warm its cache.
-                edited.write_text(_edit_a_body(original, run), encoding="utf-8")
-                body_l.append(_measure(loomlint(), root, warm_env))
-                body_m.append(_measure(mypy, root, mypy_env))
-            for run in range(rounds):
-                # A new public function: every module importing this one may see new types.
-                edited.write_text(
-                    original + f"\n\ndef _bench_edit_{run}() -> int:\n    return {run}\n",
-                    encoding="utf-8",
-                )
-                interface_edits.append(_measure(loomlint(), root, warm_env))
-        finally:
-            edited.write_text(original, encoding="utf-8")
-        name = edited.relative_to(root)
-        print(
-            f"  after editing a function body in {name}: loomlint {_spread(body_l)}, "
-            f"plain mypy {_spread(body_m)}"
-        )
-        row.cells["edit"] = f"{_median(body_l):.2f} s (mypy {_median(body_m):.2f} s)"
-        print(
-            f"  after adding a function to {name} (its dependents are re-analysed): "
-            f"{_spread(interface_edits)}"
-        )
-        row.cells["add"] = f"{_median(interface_edits):.2f} s"
+        if "warm" in scenarios:
+            shutil.rmtree(root / ".loomlint_cache", ignore_errors=True)
+            _measure(loomlint(), root, warm_env)  # fill both caches
+            warm = [_measure(loomlint(), root, warm_env) for _ in range(rounds)]
+            row.cells["warm"] = _report_absolute("warm, nothing changed", warm, limit=0.5)
 
-        nt_l, nt_f = _alternate(
-            rounds,
-            lambda i: _measure(loomlint("--no-types", "--no-cache"), root, {}),
-            lambda i: _measure(fixit, root, {}),
-        )
-        speed_l = row.lines / _median(nt_l)
-        speed_f = row.lines / _median(nt_f)
-        verdict = "MET" if speed_l >= 20 * speed_f else "NOT MET"
-        print(
-            f"  no-types: loomlint {_spread(nt_l)}, Fixit {_spread(nt_f)}; throughput "
-            f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x "
-            f"(target >= 20x) {verdict}"
-        )
-        row.cells["no-types"] = (
-            f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x"
-        )
+        if "edit" in scenarios:
+            if "warm" not in scenarios:
+                _measure(loomlint(), root, warm_env)  # fill both caches
+            edited = _edit_target([root / target for target in targets])
+            original = edited.read_text(encoding="utf-8")
+            mypy_env = {"MYPY_CACHE_DIR": str(caches / "warm-mypy")}
+            _measure(mypy, root, mypy_env)  # fill plain mypy's own cache
+            body_l: list[Measurement] = []
+            body_m: list[Measurement] = []
+            interface_edits: list[Measurement] = []
+            try:
+                for run in range(rounds):
+                    # The common edit: a function's body changes, its module's interface doesn't.
+                    # Each tool sees the edit once: a run before the other would warm its cache.
+                    edited.write_text(_edit_a_body(original, run), encoding="utf-8")
+                    body_l.append(_measure(loomlint(), root, warm_env))
+                    body_m.append(_measure(mypy, root, mypy_env))
+                for run in range(rounds):
+                    # A new public function: every module importing this one may see new types.
+                    edited.write_text(
+                        original + f"\n\ndef _bench_edit_{run}() -> int:\n    return {run}\n",
+                        encoding="utf-8",
+                    )
+                    interface_edits.append(_measure(loomlint(), root, warm_env))
+            finally:
+                edited.write_text(original, encoding="utf-8")
+            name = edited.relative_to(root)
+            print(
+                f"  after editing a function body in {name}: loomlint {_spread(body_l)}, "
+                f"plain mypy {_spread(body_m)}"
+            )
+            row.cells["edit"] = f"{_median(body_l):.2f} s (mypy {_median(body_m):.2f} s)"
+            print(
+                f"  after adding a function to {name} (its dependents are re-analysed): "
+                f"{_spread(interface_edits)}"
+            )
+            row.cells["add"] = f"{_median(interface_edits):.2f} s"
+
+        if "no-types" in scenarios:
+            nt_l, nt_f = _alternate(
+                rounds,
+                lambda i: _measure(loomlint("--no-types", "--no-cache"), root, {}),
+                lambda i: _measure(fixit, root, {}),
+            )
+            speed_l = row.lines / _median(nt_l)
+            speed_f = row.lines / _median(nt_f)
+            verdict = "MET" if speed_l >= 20 * speed_f else "NOT MET"
+            print(
+                f"  no-types: loomlint {_spread(nt_l)}, Fixit {_spread(nt_f)}; throughput "
+                f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x "
+                f"(target >= 20x) {verdict}"
+            )
+            row.cells["no-types"] = (
+                f"{speed_l:,.0f} vs {speed_f:,.0f} lines/s: {speed_l / speed_f:.1f}x"
+            )
 
 
 def _sanity_check(python: Path, root: Path, targets: tuple[str, ...]) -> None:
