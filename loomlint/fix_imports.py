@@ -164,9 +164,10 @@ def _import_of(
         return None
     module = cst.Module([]).code_for_node(small.module) if small.module is not None else ""
     dots = "." * len(small.relative)
+    section = _LOCAL if dots else _section(module, is_first_party)
     if isinstance(small.names, cst.ImportStar):
         return _Import(
-            section=_LOCAL if dots else _section(module, is_first_party),
+            section=section,
             is_from=True,
             module=dots + module,
             first=where.start.line,
@@ -182,7 +183,7 @@ def _import_of(
     )
     comment = statement.trailing_whitespace.comment
     return _Import(
-        section=_LOCAL if dots else _section(module, is_first_party),
+        section=section,
         is_from=True,
         module=dots + module,
         first=where.start.line,
