@@ -45,7 +45,7 @@ from loomlint.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_cha
 from loomlint.interrupt import exit_on_interrupt
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
-from loomlint.output.text import render_text
+from loomlint.output.text import applied_fixes_listing, render_text
 from loomlint.preset_inference import inferred_presets_note
 from loomlint.progress import ProgressDisplay
 from loomlint.shard import ShardError, parse_shard
@@ -496,10 +496,17 @@ def check_command(
     help="Print the fixes as a unified diff instead of writing them.",
 )
 @click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="After the findings that remain, list each finding fixed, with its fix as `check "
+    "--show-fixes` shows it (positions in the text before the fix). Not with --diff.",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
-    help="Print only the findings that remain: no summary, no notes, no progress line.",
+    help="Print only the findings that remain (and, with --show-fixes, the fixes): no "
+    "summary, no notes, no progress line.",
 )
 def fix_command(
     paths: tuple[str, ...],
@@ -511,6 +518,7 @@ def fix_command(
     no_cache: bool,
     debug: bool,
     show_diff: bool,
+    show_fixes: bool,
     quiet: bool,
     extend_select: tuple[str, ...],
     extend_ignore: tuple[str, ...],
@@ -530,9 +538,12 @@ def fix_command(
     Examples:
       loomlint fix
       loomlint fix src/ --diff
+      loomlint fix --show-fixes
       loomlint fix --select LML003 --no-types
     """
     with _reporting_errors(debug):
+        if show_diff and show_fixes:
+            raise _Failure("--show-fixes lists the fixes made; --diff shows them as a patch")
         settings, files = _settings_and_files(
             paths,
             _Selection(select, ignore, extend_select, extend_ignore),
@@ -546,11 +557,11 @@ def fix_command(
         run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         fixes = _fix_files(run, settings, show_diff=show_diff, quiet=quiet, no_cache=no_cache)
         remaining: list[Diagnostic] = []
-        fixed_count = 0
+        applied: list[Diagnostic] = []
         changed_files = 0
         problems: list[str] = []
         for result, fixed in fixes:
-            fixed_count += len(fixed.outcome.fixed)
+            applied.extend(fixed.outcome.fixed)
             changed_files += 1 if fixed.outcome.fixed else 0
             if fixed.problem is not None:
                 problems.append(fixed.problem)
@@ -559,8 +570,12 @@ def fix_command(
             fixed_ids = {id(d) for d in fixed.outcome.fixed}
             remaining.extend(d for d in result.diagnostics if id(d) not in fixed_ids)
         remaining.sort(key=lambda d: d.sort_key)
+        fixed_count = len(applied)
         if not show_diff:
-            click.echo(render_text(remaining, quiet=True), nl=False)
+            report = render_text(remaining, quiet=True)
+            if show_fixes and applied:
+                report += ("\n" if report else "") + applied_fixes_listing(applied)
+            click.echo(report, nl=False)
         for problem in problems:
             click.echo(f"error: {problem}", err=True)
         verb = "Would fix" if show_diff else "Fixed"

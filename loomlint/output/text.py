@@ -27,13 +27,30 @@ def render_text(
     if statistics:
         lines = _statistics_lines(ordered)
     else:
-        lines = []
-        for diagnostic in ordered:
-            lines.append(_finding_line(diagnostic))
-            if show_fixes and diagnostic.fix is not None:
-                lines.extend(fix_lines(diagnostic.fix))
+        lines = [line for d in ordered for line in finding_lines(d, show_fix=show_fixes)]
     if not quiet:
         lines.append(summary_line(ordered))
+    return "".join(f"{line}\n" for line in lines)
+
+
+def finding_lines(diagnostic: Diagnostic, *, show_fix: bool) -> list[str]:
+    """One finding's line and, with ``show_fix``, its fix below it (``fix_lines``)."""
+    lines = [_finding_line(diagnostic)]
+    if show_fix and diagnostic.fix is not None:
+        lines.extend(fix_lines(diagnostic.fix))
+    return lines
+
+
+def applied_fixes_listing(fixed: Sequence[Diagnostic]) -> str:
+    """What ``loomlint fix --show-fixes`` prints after the run: each finding it fixed, in the
+    order of ``check``'s report, with the fix as ``check --show-fixes`` shows it (positions
+    are those of the text before the fix)."""
+    if not fixed:
+        return ""
+    ordered = sorted(fixed, key=lambda d: d.sort_key)
+    noun = "finding" if len(ordered) == 1 else "findings"
+    lines = [f"Fixed {len(ordered)} {noun}:"]
+    lines.extend(line for d in ordered for line in finding_lines(d, show_fix=True))
     return "".join(f"{line}\n" for line in lines)
 
 

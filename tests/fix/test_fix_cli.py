@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -135,3 +137,58 @@ def test_edits_land_on_the_finding_after_characters_splitlines_breaks_at(
         "return str(m.content)", "return text_of(m.content)"
     )
     assert (project / "odd.py").read_bytes() == expected.encode()
+
+
+def _fix_in_subprocess(cwd: Path, *args: str) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("loomlint")), "fix", "--no-types", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_show_fixes_lists_each_fix_made_after_the_findings_that_remain(project: Path) -> None:
+    (project / "bad.py").write_text(
+        BEFORE + "\n\ndef g(m: LlmMessage) -> str:\n    return repr(m.content)\n"
+    )
+    (project / "also.py").write_text(
+        "from loomlint.content import LlmMessage, text_of\n\n\n"
+        "def h(m: LlmMessage) -> str:\n    return str(m.content)\n"
+    )
+    assert _fix_in_subprocess(project, "--show-fixes", "--no-cache", ".") == (
+        1,
+        "bad.py:11:17: LML003 content of `m` is coerced to str by repr(); use text_of(...)\n"
+        "\n"
+        "Fixed 3 findings:\n"
+        "also.py:5:16: LML003 [*] content of `m` is coerced to str by str(); use text_of(...)\n"
+        "    fix: Wrap in `text_of(...)`\n"
+        "      5:12-5:26 -> text_of(m.content)\n"
+        "      + import loomlint.content.text_of\n"
+        "bad.py:6:29: LML003 [*] content of `m` is coerced to str by logging.info(); "
+        "use text_of(...)\n"
+        "    fix: Wrap in `text_of(...)`\n"
+        "      6:29-6:38 -> text_of(m.content)\n"
+        "      + import loomlint.content.text_of\n"
+        "bad.py:7:23: LML003 [*] content of `m` is coerced to str by `+` with a str; "
+        "use text_of(...)\n"
+        "    fix: Wrap in `text_of(...)`\n"
+        "      7:23-7:32 -> text_of(m.content)\n"
+        "      + import loomlint.content.text_of\n",
+        "note: checking without types (--no-types): precision is reduced\n"
+        "Fixed 3 findings in 2 files; 1 finding remaining.\n",
+    )
+    # Nothing left to fix: nothing listed.
+    assert _fix_in_subprocess(project, "--show-fixes", "--quiet", "also.py") == (0, "", "")
+
+
+def test_show_fixes_is_not_taken_with_diff(project: Path) -> None:
+    assert _fix_in_subprocess(project, "--show-fixes", "--diff", "bad.py") == (
+        2,
+        "",
+        "error: --show-fixes lists the fixes made; --diff shows them as a patch\n",
+    )
+    assert (project / "bad.py").read_text() == BEFORE
