@@ -9,34 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from langchain_sample import APP, UNRESOLVED_WARNING, findings
 
 LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
-APP = (
-    "from langchain_core.messages import AIMessage\n"
-    "\n"
-    "\n"
-    "def show(reply: AIMessage) -> str:\n"
-    '    return f"assistant said: {reply.content}"\n'
-    "\n"
-    "\n"
-    "def words(reply: AIMessage) -> list[str]:\n"
-    "    return reply.content.split()\n"
-)
 # requests' `.content` is bytes: its absence is no reason to warn.
 UNRELATED = (
     "import requests\n\n\ndef body(url: str) -> bytes:\n    return requests.get(url).content\n"
 )
-FINDINGS = (
-    "app.py:5:31: LML003 content of `reply` is coerced to str by an f-string; use .text\n"
-    "app.py:9:12: LML001 content of `reply` is used as one branch by `.split()`, but it may be "
-    "a list of parts; narrow it with isinstance() first, or use .text\n"
-)
-WARNING = (
-    "warning: mypy could not find langchain_core.messages, which defines the messages read in "
-    "1 file; it was checked without types there (precision is reduced). Install the package "
-    "where loomlint runs: in pre-commit, list it in the hook's additional_dependencies or use a "
-    "`language: system` hook; otherwise install loomlint into the project's environment\n"
-)
+FINDINGS = findings("app.py")
 
 
 def _check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -62,10 +42,10 @@ def test_unresolved_spi_types_fall_back_and_warn(project: Path) -> None:
     # mypy told to ignore the installed packages: langchain_core cannot be found.
     (project / "mypy.ini").write_text("[mypy]\nno_site_packages = True\n", encoding="utf-8")
     result = _check(project, "-q")
-    assert (result.returncode, result.stdout, result.stderr) == (1, FINDINGS, WARNING)
+    assert (result.returncode, result.stdout, result.stderr) == (1, FINDINGS, UNRESOLVED_WARNING)
     # Not cached as if typed: the second run (cache warm) says it again.
     again = _check(project, "-q")
-    assert (again.returncode, again.stdout, again.stderr) == (1, FINDINGS, WARNING)
+    assert (again.returncode, again.stdout, again.stderr) == (1, FINDINGS, UNRESOLVED_WARNING)
     github = _check(project, "--format", "github", "-q")
     assert github.stdout.splitlines()[0].startswith(
         "::warning title=loomlint::mypy could not find langchain_core.messages, "

@@ -23,39 +23,44 @@ def _mypy_output(root: Path, cache: Path, source: str) -> str:
     config = write_project(root, files={"app.py": source})
     run = run_mypy(["--config-file", str(config), "--cache-dir", str(cache), "app.py"], cwd=root)
     assert run.stderr == ""
-    return run.stdout
+    # mypy is run with --show-absolute-path.
+    return run.stdout.replace(f"{root}/", "")
+
+
+# mypy's error lines for BODY's lines 5-7, for a file that puts `shift` lines above BODY.
+def _coercion(shift: int) -> str:
+    return (
+        f'app.py:{5 + shift}: error: Message content "m.content" (str | list[...]) is coerced '
+        "to str by str(); use text_of(...)  [loom-content-coercion]\n"
+    )
+
+
+def _assignment(shift: int) -> str:
+    return (
+        f'app.py:{6 + shift}: error: Incompatible types in assignment (expression has type "str", '
+        'variable has type "int")  [assignment]\n'
+    )
+
+
+def _use(shift: int) -> str:
+    return (
+        f'app.py:{7 + shift}: error: Message content "m.content" (str | list[...]) is used as '
+        "one branch by len(), but it may be a list of parts; narrow it with isinstance() first, "
+        "or use text_of(...)  [loom-content-use]\n"
+    )
 
 
 @pytest.mark.slow
 def test_without_a_file_noqa_every_finding_is_reported(tmp_path: Path, mypy_cache: Path) -> None:
-    app = tmp_path / "app.py"
-    assert _mypy_output(tmp_path, mypy_cache, BODY) == (
-        f'{app}:5: error: Message content "m.content" (str | list[...]) is coerced to str by '
-        "str(); use text_of(...)  [loom-content-coercion]\n"
-        f'{app}:6: error: Incompatible types in assignment (expression has type "str", '
-        'variable has type "int")  [assignment]\n'
-        f'{app}:7: error: Message content "m.content" (str | list[...]) is used as one '
-        "branch by len(), but it may be a list of parts; narrow it with isinstance() first, or "
-        "use text_of(...)  [loom-content-use]\n"
-    )
+    assert _mypy_output(tmp_path, mypy_cache, BODY) == _coercion(0) + _assignment(0) + _use(0)
 
 
 @pytest.mark.slow
 def test_a_whole_file_noqa_leaves_only_mypys_own_errors(tmp_path: Path, mypy_cache: Path) -> None:
-    app = tmp_path / "app.py"
-    assert _mypy_output(tmp_path, mypy_cache, "# loomlint: noqa\n" + BODY) == (
-        f'{app}:7: error: Incompatible types in assignment (expression has type "str", '
-        'variable has type "int")  [assignment]\n'
-    )
+    assert _mypy_output(tmp_path, mypy_cache, "# loomlint: noqa\n" + BODY) == _assignment(1)
 
 
 @pytest.mark.slow
 def test_a_file_noqa_naming_a_code_leaves_the_other_codes(tmp_path: Path, mypy_cache: Path) -> None:
-    app = tmp_path / "app.py"
-    assert _mypy_output(tmp_path, mypy_cache, "# loomlint: noqa: LML003\n" + BODY) == (
-        f'{app}:7: error: Incompatible types in assignment (expression has type "str", '
-        'variable has type "int")  [assignment]\n'
-        f'{app}:8: error: Message content "m.content" (str | list[...]) is used as one '
-        "branch by len(), but it may be a list of parts; narrow it with isinstance() first, or "
-        "use text_of(...)  [loom-content-use]\n"
-    )
+    source = "# loomlint: noqa: LML003\n" + BODY
+    assert _mypy_output(tmp_path, mypy_cache, source) == _assignment(1) + _use(1)

@@ -22,40 +22,51 @@ def lines(path: str) -> list[str]:
     }[path]
 
 
+def _major_issue(
+    code: str,
+    message: str,
+    location: tuple[str, int, int],
+    *,
+    fingerprinted: tuple[str, str],
+) -> dict[str, object]:
+    """The Code Quality issue of one finding: ``location`` is (path, first line, last line),
+    ``fingerprinted`` the (URI-style path, flagged line's text) its fingerprint is made of."""
+    path, begin, end = location
+    uri, line_text = fingerprinted
+    return {
+        "type": "issue",
+        "check_name": code,
+        "description": f"{code} {message}",
+        "categories": ["Bug Risk"],
+        "severity": "major",
+        "fingerprint": finding_fingerprint(uri, code, line_text) + ":1",
+        "location": {"path": path, "lines": {"begin": begin, "end": end}},
+    }
+
+
 def test_gitlab_code_quality(diagnostics: list[Diagnostic], tmp_path: Path) -> None:
     report = json.loads(
         render_gitlab(diagnostics, source_root=tmp_path, cwd=tmp_path, read_lines=lines)
     )
     assert report == [
-        {
-            "type": "issue",
-            "check_name": "LML901",
-            "description": "LML901 cannot parse: unexpected ':', 50% done\nsee docs, line 1",
-            "categories": ["Bug Risk"],
-            "severity": "major",
-            "fingerprint": finding_fingerprint("bad%20file.py", "LML901", "def f(:") + ":1",
-            "location": {"path": "bad file.py", "lines": {"begin": 1, "end": 1}},
-        },
-        {
-            "type": "issue",
-            "check_name": "LML001",
-            "description": "LML001 content of `m` (read at line 3) is sliced; use text_of(...)",
-            "categories": ["Bug Risk"],
-            "severity": "major",
-            "fingerprint": finding_fingerprint("src/app.py", "LML001", "x = m.content[:3]") + ":1",
-            "location": {"path": "src/app.py", "lines": {"begin": 3, "end": 4}},
-        },
-        {
-            "type": "issue",
-            "check_name": "LML003",
-            "description": "LML003 content of `m` (read at line 12) is coerced to str by str(); "
-            "use text_of(...)",
-            "categories": ["Bug Risk"],
-            "severity": "major",
-            "fingerprint": finding_fingerprint("src/app.py", "LML003", "print(str(m.content))")
-            + ":1",
-            "location": {"path": "src/app.py", "lines": {"begin": 12, "end": 12}},
-        },
+        _major_issue(
+            "LML901",
+            "cannot parse: unexpected ':', 50% done\nsee docs, line 1",
+            ("bad file.py", 1, 1),
+            fingerprinted=("bad%20file.py", "def f(:"),
+        ),
+        _major_issue(
+            "LML001",
+            "content of `m` (read at line 3) is sliced; use text_of(...)",
+            ("src/app.py", 3, 4),
+            fingerprinted=("src/app.py", "x = m.content[:3]"),
+        ),
+        _major_issue(
+            "LML003",
+            "content of `m` (read at line 12) is coerced to str by str(); use text_of(...)",
+            ("src/app.py", 12, 12),
+            fingerprinted=("src/app.py", "print(str(m.content))"),
+        ),
     ]
     # The same fingerprints as SARIF's, so switching formats keeps GitLab's history.
     sarif = json.loads(

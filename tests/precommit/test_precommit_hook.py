@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
+from langchain_sample import APP, UNRESOLVED_WARNING, findings
 from pre_commit.all_languages import languages
 from pre_commit.clientlib import load_manifest
 
@@ -215,30 +216,11 @@ def test_try_repo_installs_and_runs_the_real_hook(workdir: Path, hook_repository
 
 # LangChain code committed where the hook's own environment has no langchain-core: mypy cannot
 # find the messages' types, so the typed hook judges those reads as --no-types would, and says so.
-LANGCHAIN_BAD = (
-    "from langchain_core.messages import AIMessage\n"
-    "\n"
-    "\n"
-    "def show(reply: AIMessage) -> str:\n"
-    '    return f"assistant said: {reply.content}"\n'
-    "\n"
-    "\n"
-    "def words(reply: AIMessage) -> list[str]:\n"
-    "    return reply.content.split()\n"
-)
-UNRESOLVED_WARNING = (
-    "warning: mypy could not find langchain_core.messages, which defines the messages read in "
-    "1 file; it was checked without types there (precision is reduced). Install the package "
-    "where loomlint runs: in pre-commit, list it in the hook's additional_dependencies or use a "
-    "`language: system` hook; otherwise install loomlint into the project's environment\n"
-)
-
-
 @pytest.mark.slow
 def test_typed_hook_without_the_spi_package_finds_the_bugs_and_says_why(
     workdir: Path, hook_repository: Path
 ) -> None:
-    (workdir / "chat.py").write_text(LANGCHAIN_BAD, encoding="utf-8")
+    (workdir / "chat.py").write_text(APP, encoding="utf-8")
     git(workdir, "add", "chat.py")
     result = pre_commit(workdir, "try-repo", str(hook_repository), "loomlint", "--files", "chat.py")
     assert result.returncode == 1, result.stdout + result.stderr
@@ -247,9 +229,7 @@ def test_typed_hook_without_the_spi_package_finds_the_bugs_and_says_why(
         "note: no preset configured; using loom, langchain "
         "(from the imports of the project's code)\n"
         f"{UNRESOLVED_WARNING}"
-        "chat.py:5:31: LML003 content of `reply` is coerced to str by an f-string; use .text\n"
-        "chat.py:9:12: LML001 content of `reply` is used as one branch by `.split()`, but it may "
-        "be a list of parts; narrow it with isinstance() first, or use .text\n"
+        f"{findings('chat.py')}"
         "Found 2 findings.\n\n"
     ), result.stdout
 
