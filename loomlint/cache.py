@@ -24,7 +24,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import platformdirs
 
@@ -92,6 +92,59 @@ def stat_files(paths: Iterable[str]) -> dict[str, tuple[int, int]]:
         else:
             stats[path] = (status.st_mtime_ns, status.st_size)
     return stats
+
+
+class ResultStore(Protocol):
+    """Where a run keeps results between runs: ``ResultCache`` on disk, or a daemon's
+    ``MemoryResultCache``."""
+
+    def get(self, path: str, digest: str) -> CachedResult | None: ...
+
+    def put(
+        self, path: str, digest: str, result: FileResult, dependency_key: str | None
+    ) -> None: ...
+
+    def compilable(self) -> set[str]: ...
+
+    def record_compilable(self, digests: set[str]) -> None: ...
+
+    def build_unchanged(self, targets: Iterable[str]) -> bool: ...
+
+    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None: ...
+
+
+class MemoryResultCache:
+    """Results kept in a daemon's memory, for one settings fingerprint and mode.
+
+    Its dependency keys are the warm build's own (``WarmMypy.on_disk``), which no other
+    build shares; so the daemon keeps its results here rather than in ``.loomlint_cache``.
+    mypy always runs (``build_unchanged`` is never true): the warm build finds the files
+    changed on disk itself.
+    """
+
+    def __init__(self) -> None:
+        self._results: dict[str, tuple[str, CachedResult]] = {}
+        self._compilable: set[str] = set()
+
+    def get(self, path: str, digest: str) -> CachedResult | None:
+        entry = self._results.get(path)
+        return entry[1] if entry is not None and entry[0] == digest else None
+
+    def put(self, path: str, digest: str, result: FileResult, dependency_key: str | None) -> None:
+        self._results[path] = (digest, CachedResult(result, dependency_key))
+
+    def compilable(self) -> set[str]:
+        return set(self._compilable)
+
+    def record_compilable(self, digests: set[str]) -> None:
+        self._compilable = set(digests)
+
+    def build_unchanged(self, targets: Iterable[str]) -> bool:
+        del targets
+        return False
+
+    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None:
+        del targets, inputs
 
 
 class ResultCache:

@@ -357,6 +357,22 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "project root, so it stays in its part when other files come and go.",
 )
 @click.option(
+    "--no-daemon",
+    is_flag=True,
+    help="Check in this process even when a daemon runs for the project (also "
+    "LOOMLINT_NO_DAEMON=1). Without it, a check with types asks the project's daemon "
+    "(`loomlint daemon start`) when one runs with the same loomlint, mypy, Python "
+    "environment and settings: the same report, from warm types. When there is none, or it "
+    "is another user's, declines, or is silent for LOOMLINT_DAEMON_TIMEOUT seconds (10), the "
+    "check runs here, as it would without it.",
+)
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Say on stderr whether a daemon answered, or why none was used.",
+)
+@click.option(
     "-q",
     "--quiet",
     is_flag=True,
@@ -388,6 +404,8 @@ def check_command(
     show_fixes: bool,
     exit_zero: bool,
     shard_text: str | None,
+    no_daemon: bool,
+    verbose: bool,
     quiet: bool,
     output_file: Path | None,
     debug: bool,
@@ -416,23 +434,27 @@ def check_command(
       loomlint check --write-baseline loomlint-baseline.json
       loomlint check --baseline loomlint-baseline.json
       loomlint check --diff origin/main
+      loomlint daemon start; loomlint check -v   (warm types from the daemon)
     """
     with _reporting_errors(debug):
         _check_gate_options(
             diff_revision, baseline_file, write_baseline_file, statistics, output_file
         )
         _check_input_options(paths, stdin_filename, add_noqa, write_baseline_file, shard_text)
-        settings, files = _settings_and_files(
-            paths if stdin_filename is None else (),
+        overrides = _overrides(
             _Selection(select, ignore, extend_select, extend_ignore),
             presets,
             no_types,
-            config_path,
             report_unused_suppressions,
+            no_project_plugins,
+        )
+        settings, files = _settings_and_files(
+            paths if stdin_filename is None else (),
+            overrides,
+            config_path,
             quiet=quiet,
             shard_text=shard_text,
             stdin_filename=stdin_filename,
-            no_project_plugins=no_project_plugins,
         )
         # Both are read before the (long) run, so a bad revision or file fails at once.
         changed = _changed_lines(diff_revision, settings, files)
@@ -441,6 +463,12 @@ def check_command(
         if stdin_filename is not None:
             given[files[0]] = sys.stdin.buffer.read()
         analysed = _digests(files) if add_noqa else {}
+        daemon = _DaemonUse(
+            config_path,
+            overrides,
+            verbose=verbose and not quiet,
+            reason_not=_why_no_daemon(no_daemon, no_cache, stdin_filename, settings),
+        )
         run = _run(
             files,
             settings,
@@ -448,6 +476,7 @@ def check_command(
             quiet=quiet,
             no_cache=no_cache or stdin_filename is not None,
             sources=given,
+            daemon=daemon,
         )
         diagnostics = sorted(
             (d for result in run.results for d in result.diagnostics), key=lambda d: d.sort_key
@@ -546,13 +575,15 @@ def fix_command(
             raise _Failure("--show-fixes lists the fixes made; --diff shows them as a patch")
         settings, files = _settings_and_files(
             paths,
-            _Selection(select, ignore, extend_select, extend_ignore),
-            presets,
-            no_types,
+            _overrides(
+                _Selection(select, ignore, extend_select, extend_ignore),
+                presets,
+                no_types,
+                None,
+                no_project_plugins,
+            ),
             config_path,
-            None,
             quiet=quiet,
-            no_project_plugins=no_project_plugins,
         )
         run = _run(files, settings, debug=debug, quiet=quiet, no_cache=no_cache)
         fixes = _fix_files(run, settings, show_diff=show_diff, quiet=quiet, no_cache=no_cache)
@@ -644,6 +675,94 @@ def server_command() -> None:
     serve()
 
 
+# --- daemon ------------------------------------------------------------------------------------
+
+
+@main.group("daemon")
+def daemon_group() -> None:
+    """A warm process for the project that `loomlint check` asks, like `dmypy`.
+
+    It keeps the project's mypy build in memory and updates it fine-grained from the files
+    changed on disk, and keeps its results in memory: a check after an edit costs what the
+    editor's does. One daemon per project root (the folder of its configuration); it
+    listens on a Unix-domain socket only its user can reach. See docs/performance.md.
+    """
+
+
+_DAEMON_CONFIG_OPTION = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="PATH",
+    help="The configuration (pyproject.toml or loomlint.toml) whose folder is the project "
+    "root, which names the daemon (default: the nearest one above the current folder).",
+)
+
+
+@daemon_group.command("start")
+@_DAEMON_CONFIG_OPTION
+def daemon_start_command(config_path: Path | None) -> None:
+    """Start the daemon for the project of the current folder, in the background.
+
+    It checks the whole project once at start (warm-up); checks asked meanwhile wait for
+    it. Its log is beside its socket (`loomlint daemon status` names it). Exit status 0 when
+    it runs (or already ran), 2 when it could not start.
+    """
+    from loomlint.server.endpoint import EndpointError
+    from loomlint.server.lifecycle import DaemonError, start_daemon
+
+    with _reporting_errors(debug=False):
+        root = _daemon_root(config_path)
+        try:
+            click.echo(start_daemon(root, config_path))
+        except (DaemonError, EndpointError) as exc:
+            raise _Failure(str(exc)) from exc
+
+
+@daemon_group.command("stop")
+@_DAEMON_CONFIG_OPTION
+def daemon_stop_command(config_path: Path | None) -> None:
+    """Stop the project's daemon. Exit status 0 (also when none ran)."""
+    from loomlint.server.lifecycle import stop_daemon
+
+    with _reporting_errors(debug=False):
+        click.echo(stop_daemon(_daemon_root(config_path)))
+
+
+@daemon_group.command("status")
+@_DAEMON_CONFIG_OPTION
+def daemon_status_command(config_path: Path | None) -> None:
+    """Say whether a daemon runs for the project. Exit status 0 if it does, 1 if not."""
+    from loomlint.server.lifecycle import daemon_status
+
+    with _reporting_errors(debug=False):
+        running, text = daemon_status(_daemon_root(config_path))
+        click.echo(text)
+    raise SystemExit(EXIT_CLEAN if running else EXIT_FINDINGS)
+
+
+@daemon_group.command("run", hidden=True)
+@_DAEMON_CONFIG_OPTION
+def daemon_run_command(config_path: Path | None) -> None:
+    """Serve the project in this process (what `start` runs in the background)."""
+    from loomlint.server.daemon import run_daemon
+    from loomlint.server.endpoint import EndpointError
+
+    with _reporting_errors(debug=False):
+        root = _daemon_root(config_path)
+        try:
+            run_daemon(root)
+        except EndpointError as exc:
+            raise _Failure(str(exc)) from exc
+
+
+def _daemon_root(config_path: Path | None) -> Path:
+    try:
+        return load_settings(Path.cwd(), config_path).project_root
+    except ConfigError as exc:
+        raise _Failure(str(exc)) from exc
+
+
 def console_main() -> None:
     """The `loomlint` console script: `main`, then a hard exit once output is flushed.
 
@@ -674,24 +793,14 @@ class _Selection(NamedTuple):
     extend_ignore: tuple[str, ...]
 
 
-def _settings_and_files(
-    paths: tuple[str, ...],
+def _overrides(
     selection: _Selection,
     presets: tuple[str, ...],
     no_types: bool,
-    config_path: Path | None,
     report_unused_suppressions: bool | None,
-    *,
-    quiet: bool,
-    shard_text: str | None = None,
-    stdin_filename: str | None = None,
-    no_project_plugins: bool = False,
-) -> tuple[Settings, list[str]]:
-    try:
-        shard = parse_shard(shard_text) if shard_text is not None else None
-    except ShardError as exc:
-        raise _Failure(str(exc)) from exc
-    overrides = CliOverrides(
+    no_project_plugins: bool,
+) -> CliOverrides:
+    return CliOverrides(
         select=selection.select or None,
         ignore=(*selection.ignore, *selection.extend_ignore),
         extend_select=selection.extend_select,
@@ -700,6 +809,21 @@ def _settings_and_files(
         report_unused_suppressions=report_unused_suppressions,
         no_project_plugins=no_project_plugins,
     )
+
+
+def _settings_and_files(
+    paths: tuple[str, ...],
+    overrides: CliOverrides,
+    config_path: Path | None,
+    *,
+    quiet: bool,
+    shard_text: str | None = None,
+    stdin_filename: str | None = None,
+) -> tuple[Settings, list[str]]:
+    try:
+        shard = parse_shard(shard_text) if shard_text is not None else None
+    except ShardError as exc:
+        raise _Failure(str(exc)) from exc
     try:
         settings = load_settings(Path.cwd(), config_path, overrides)
         if stdin_filename is not None:
@@ -736,11 +860,34 @@ def _run(
     quiet: bool,
     no_cache: bool,
     sources: Mapping[str, bytes] | None = None,
+    daemon: _DaemonUse | None = None,
+) -> RunResult:
+    run = _run_in_daemon(files, settings, daemon) if daemon is not None else None
+    if run is None:
+        run = _run_here(
+            files, settings, debug=debug, quiet=quiet, no_cache=no_cache, sources=sources
+        )
+    for note in dict.fromkeys(run.notes):
+        _stderr(f"note: {note}", quiet=quiet)
+    for warning in dict.fromkeys(run.warnings):
+        # Even under --quiet: a run that could not see the SPI's types must never look clean.
+        _stderr(f"warning: {warning}")
+    return run
+
+
+def _run_here(
+    files: Sequence[str],
+    settings: Settings,
+    *,
+    debug: bool,
+    quiet: bool,
+    no_cache: bool,
+    sources: Mapping[str, bytes] | None,
 ) -> RunResult:
     run_check = _load_runner()
     with ProgressDisplay.for_stream(sys.stderr, quiet=quiet) as progress:
         progress.start(len(files))
-        run = run_check(
+        return run_check(
             list(files),
             settings,
             progress=progress if progress.enabled else None,
@@ -748,11 +895,54 @@ def _run(
             use_cache=not no_cache,
             sources=sources,
         )
-    for note in dict.fromkeys(run.notes):
-        _stderr(f"note: {note}", quiet=quiet)
-    for warning in dict.fromkeys(run.warnings):
-        # Even under --quiet: a run that could not see the SPI's types must never look clean.
-        _stderr(f"warning: {warning}")
+
+
+class _DaemonUse(NamedTuple):
+    """How `check` may ask the project's daemon (``loomlint.server.endpoint``)."""
+
+    config_path: Path | None
+    overrides: CliOverrides
+    verbose: bool
+    # Why the daemon is not asked at all (--no-daemon, ...), or None.
+    reason_not: str | None
+
+
+def _why_no_daemon(
+    no_daemon: bool, no_cache: bool, stdin_filename: str | None, settings: Settings
+) -> str | None:
+    if no_daemon:
+        return "--no-daemon"
+    if os.environ.get("LOOMLINT_NO_DAEMON", "") not in ("", "0"):
+        return "LOOMLINT_NO_DAEMON is set"
+    if no_cache:
+        return "--no-cache asks for every file to be analysed afresh"
+    if stdin_filename is not None:
+        return "--stdin-filename checks text that is not on disk"
+    if settings.types == "none":
+        return "a check without types has no warm types to use"
+    return None
+
+
+def _run_in_daemon(
+    files: Sequence[str], settings: Settings, daemon: _DaemonUse
+) -> RunResult | None:
+    """The project daemon's run, or None (said under -v) when the check must run here."""
+    if daemon.reason_not is not None:
+        if daemon.verbose:
+            _stderr(f"note: daemon: not asked ({daemon.reason_not}); checking here")
+        return None
+    from loomlint.server.endpoint import EndpointError, check_with_daemon
+
+    try:
+        run = check_with_daemon(
+            files, settings, config_path=daemon.config_path, overrides=daemon.overrides
+        )
+    except EndpointError as exc:
+        if daemon.verbose:
+            _stderr(f"note: daemon: {exc}; checking here")
+        return None
+    if daemon.verbose:
+        _stderr(f"note: daemon: checked by the daemon (pid {run.pid}) in {run.seconds:.2f} s")
     return run
 
 

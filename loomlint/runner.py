@@ -31,7 +31,13 @@ from loomlint.analysis.oracle import (
     TypeOracle,
 )
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
-from loomlint.cache import CACHE_DIR_NAME, CachedResult, ResultCache, source_digest
+from loomlint.cache import (
+    CACHE_DIR_NAME,
+    CachedResult,
+    ResultCache,
+    ResultStore,
+    source_digest,
+)
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
@@ -64,14 +70,22 @@ def run_check(
     use_cache: bool = True,
     sources: Mapping[str, bytes] | None = None,
     oracle: TypeOracle | None = None,
+    result_cache: ResultStore | None = None,
 ) -> RunResult:
     """Check ``files``. ``sources`` gives the text of files not to be read from disk (an
     editor's unsaved buffer, ``--stdin-filename``); they are checked as if they were there.
-    ``oracle`` stands in for the run's own mypy build (the language server's warm one)."""
+    ``oracle`` stands in for the run's own mypy build (the language server's warm one), and
+    ``result_cache`` for the result cache in ``.loomlint_cache`` (a daemon's, in memory)."""
 
     def work() -> RunResult:
         leave_interrupts_to_the_main_thread()
-        return _Run(settings, progress, debug, use_cache, oracle).run(files, sources or {})
+        store = result_cache
+        if store is None and use_cache:
+            mode = "none" if settings.types == "none" else "types"
+            store = ResultCache(
+                settings.project_root / CACHE_DIR_NAME, settings.settings_fingerprint(), mode
+            )
+        return _Run(settings, progress, debug, store, oracle).run(files, sources or {})
 
     return deep_stack(work)
 
@@ -82,21 +96,14 @@ class _Run:
         settings: Settings,
         progress: ProgressCallback | None,
         debug: bool,
-        use_cache: bool,
+        cache: ResultStore | None,
         oracle: TypeOracle | None,
     ) -> None:
         self._settings = settings
         self._given_oracle = oracle
         self._progress = progress
         self._debug = debug
-        mode = "none" if settings.types == "none" else "types"
-        self._cache = (
-            ResultCache(
-                settings.project_root / CACHE_DIR_NAME, settings.settings_fingerprint(), mode
-            )
-            if use_cache
-            else None
-        )
+        self._cache = cache
         self._done = 0
         self._total = 0
         self.notes: list[str] = []

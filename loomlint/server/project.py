@@ -7,6 +7,10 @@ So a buffer gets byte for byte the findings ``loomlint check`` gives the same te
 
 The configuration is read again whenever one of the files it may come from changes (its
 modification time or size), and with it the warm mypy is dropped and built again.
+
+``check_on_disk`` serves ``loomlint check`` through a daemon: the same run on the files as
+they are on disk, with the warm mypy as its oracle (``WarmMypy.on_disk``) and its results
+kept in memory between runs.
 """
 
 from __future__ import annotations
@@ -17,16 +21,24 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from loomlint.config import LOOMLINT_TOML, PYPROJECT, Settings, load_settings
+from loomlint.cache import MemoryResultCache
+from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
 from loomlint.diagnostics import FileResult
 from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.runner import run_check
+from loomlint.runner import RunResult, run_check
+from loomlint.server.endpoint import CheckRequest, environment_digest
 from loomlint.server.warm import UpdateStats, WarmMypy
 
 # Where loomlint's and mypy's configuration may come from, in the root or above it.
 CONFIG_NAMES = (LOOMLINT_TOML, PYPROJECT, "mypy.ini", ".mypy.ini", "setup.cfg")
 
 _Stamp = tuple[tuple[str, int, int], ...]
+# Result stores kept for this many settings fingerprints (a check with other --select...).
+_KEPT_STORES = 4
+
+
+class Refused(Exception):
+    """The daemon will not run this check; the message says why (the client runs it)."""
 
 
 class Project:
@@ -39,6 +51,10 @@ class Project:
         self._settings: Settings | None = None
         self._stamp: _Stamp = ()
         self._warm: WarmMypy | None = None
+        # What the warm mypy was built with: another SPI or mypy configuration needs another.
+        self._warm_key: tuple[object, ...] | None = None
+        # The daemon's results, by settings fingerprint (``check_on_disk``).
+        self._stores: dict[str, MemoryResultCache] = {}
         # Notes of the last typed check (mypy unavailable, ...), for the server's log.
         self.notes: list[str] = []
 
@@ -51,6 +67,7 @@ class Project:
             stamp = self._config_stamp()
             if self._settings is None or stamp != self._stamp:
                 self._warm = None
+                self._stores.clear()
                 self._settings = None
                 self._stamp = stamp
                 self._settings = load_settings(self.root)
@@ -81,6 +98,41 @@ class Project:
         self.notes = list(run.notes)
         return {result.path: result for result in run.results}
 
+    def check_on_disk(self, request: CheckRequest) -> RunResult:
+        """``loomlint check`` of files as they are on disk, for a client whose settings and
+        environment must be this process's: otherwise ``Refused``."""
+        self.settings()  # the configuration read again if it changed, the warm mypy dropped
+        if request.environment != environment_digest():
+            raise Refused(
+                "it runs another loomlint, mypy or Python environment "
+                "(restart it: loomlint daemon stop; loomlint daemon start)"
+            )
+        try:
+            settings = load_settings(
+                Path(request.cwd),
+                Path(request.config) if request.config is not None else None,
+                request.overrides,
+            )
+        except ConfigError as exc:
+            raise Refused(f"it cannot read the configuration ({exc})") from None
+        fingerprint = settings.settings_fingerprint()
+        if fingerprint != request.settings:
+            raise Refused("it reads the configuration otherwise (changed meanwhile?)")
+        if settings.project_root != self.root:
+            raise Refused(f"the configuration's project is {settings.project_root}, not its own")
+        if settings.types == "none":
+            raise Refused("a check without types has no warm types to use")
+        root = os.path.realpath(self.root)
+        for path in request.files:
+            if not os.path.isabs(path) or not _within(os.path.realpath(path), root):
+                raise Refused(f"'{path}' is outside its project {root}")
+        store = self._stores.pop(fingerprint, None) or MemoryResultCache()
+        self._stores[fingerprint] = store  # the most recently used last
+        while len(self._stores) > _KEPT_STORES:
+            del self._stores[next(iter(self._stores))]
+        oracle = self._warm_mypy(settings).on_disk()
+        return run_check(list(request.files), settings, oracle=oracle, result_cache=store)
+
     def forget_buffer(self, path: str) -> None:
         """The editor closed ``path``: the file on disk stands again (call from the typed
         check's thread)."""
@@ -92,6 +144,11 @@ class Project:
         return self._warm.last if self._warm is not None else None
 
     def _warm_mypy(self, settings: Settings) -> WarmMypy:
+        key = (settings.spi, settings.mypy_config_file, settings.project_mypy_plugins)
+        if self._warm is not None and key != self._warm_key:
+            self._warm = None
+            self._stores.clear()
+        self._warm_key = key
         if self._warm is None:
             try:
                 files = list(discover_files([settings.project_root], settings).files)
@@ -118,6 +175,10 @@ class Project:
                 continue
             stamp.append((str(candidate), stat.st_mtime_ns, stat.st_size))
         return tuple(stamp)
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _bytes(text: str) -> bytes:

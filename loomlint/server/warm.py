@@ -7,7 +7,11 @@ so the user's own mypy cache is left alone). Every later request hands the chang
 other modules that depend on what changed, not the import cycle around them.
 
 Unsaved editor buffers reach mypy through its file-system cache: after each flush, the
-buffer's bytes stand in for the file's. The types of an updated module are exported into
+buffer's bytes stand in for the file's. ``on_disk`` gives the same build as an oracle that
+judges the files as they are on disk (``loomlint check`` asking a daemon): the buffers
+overlaid by the editor's last update are read from disk again first, and only the files
+changed on disk since the last update, plus those whose types the caller asks for, are
+updated. The types of an updated module are exported into
 ``manager.all_types`` (``export_types``, set only for updates, so the first build keeps no
 types of the whole project); they are reduced to the same ``FileTypes`` facts a
 ``loomlint check`` build gives, by the same code (``MypyOracle._facts_of``).
@@ -18,20 +22,23 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import secrets
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from mypy import build
-from mypy.build import BuildManager
+from mypy.build import BuildManager, State
 from mypy.errors import CompileError
 from mypy.find_sources import InvalidSourceList, create_source_list
 from mypy.fscache import FileSystemCache
 from mypy.fswatcher import FileSystemWatcher
 from mypy.modulefinder import BuildSource
+from mypy.nodes import Expression
 from mypy.options import Options
 from mypy.server.update import FineGrainedBuildManager
+from mypy.types import Type
 from mypy.util import hash_digest
 
 from loomlint.analysis.oracle import (
@@ -40,6 +47,7 @@ from loomlint.analysis.oracle import (
     OracleResult,
     OracleUnavailable,
     SourceFile,
+    TypeOracle,
 )
 from loomlint.spi import SpiModel
 
@@ -86,6 +94,10 @@ class WarmMypy(MypyOracle):
         # file on disk stands again (the buffer was closed).
         self._overlaid: set[str] = set()
         self.last = UpdateStats(cold_build=False, updated_modules=())
+        # How often each module was (re)processed: a module's dependency key on disk. The
+        # epoch tells this build's keys from those of any build before it.
+        self._epoch = secrets.token_hex(8)
+        self._processed: dict[str, int] = {}
 
     @property
     def started(self) -> bool:
@@ -94,16 +106,50 @@ class WarmMypy(MypyOracle):
     def analyze(
         self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
     ) -> OracleResult:
-        result = OracleResult()
+        """Types of the editor's buffers ``files``, whose text stands in for the files'."""
         buffers = {os.path.abspath(f.path): f for f in files}
+        return self._guarded(
+            lambda result: self._update(
+                self._manager or self._start(buffers, result), buffers, consumer, result
+            )
+        )
+
+    def on_disk(self) -> TypeOracle:
+        """This build as the oracle of a ``loomlint check`` run: files as they are on disk."""
+        return _OnDisk(self)
+
+    def analyze_on_disk(
+        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+    ) -> OracleResult:
+        """Types of the forced ``files`` as they are on disk, and every file's dependency
+        key (how often mypy processed its module in this build)."""
+        wanted = {os.path.abspath(f.path): f for f in files}
+        forced = {path: f for path, f in wanted.items() if f.force}
+
+        def run(result: OracleResult) -> FineGrainedBuildManager:
+            taken: set[str] = set()
+            manager = self._manager or self._start({}, result, forced, consumer, taken)
+            self._update_on_disk(
+                manager, {p: f for p, f in forced.items() if p not in taken}, consumer, result
+            )
+            for path, source in wanted.items():
+                module = self._modules.get(path) or path
+                result.dependency_keys[source.path] = (
+                    f"{self._epoch}:{module}:{self._processed.get(module, 0)}"
+                )
+            return manager
+
+        return self._guarded(run)
+
+    def _guarded(self, work: Callable[[OracleResult], FineGrainedBuildManager]) -> OracleResult:
+        result = OracleResult()
         output = io.StringIO()
         # mypy writes a crash report to sys.stdout/sys.stderr whatever it is given, and the
         # language server's stdout is its protocol stream.
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             try:
                 cold = self._manager is None
-                manager = self._manager or self._start(buffers, result)
-                messages = self._update(manager, buffers, consumer, result)
+                manager = work(result)
             except OracleUnavailable:
                 self._reset()
                 raise
@@ -111,7 +157,6 @@ class WarmMypy(MypyOracle):
                 self._reset()
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 raise OracleUnavailable(f"mypy crashed: {detail}") from None
-        del messages
         self.last = UpdateStats(cold, tuple(manager.updated_modules))
         return result
 
@@ -123,16 +168,29 @@ class WarmMypy(MypyOracle):
         self._manager = None
         self._options = None
         self._modules.clear()
+        self._processed.clear()
+        self._epoch = secrets.token_hex(8)
         self._fscache = FileSystemCache()
         self._watcher = FileSystemWatcher(self._fscache)
 
     def _start(
-        self, buffers: dict[str, SourceFile], result: OracleResult
+        self,
+        buffers: dict[str, SourceFile],
+        result: OracleResult,
+        export: Mapping[str, SourceFile] | None = None,
+        consumer: FactsConsumer | None = None,
+        taken: set[str] | None = None,
     ) -> FineGrainedBuildManager:
-        project = list(dict.fromkeys([*self._project_files, *buffers]))
+        """The first build. The types of the files in ``export`` are read from it (their
+        paths added to ``taken``), so that they need no update after it."""
+        export = export or {}
+        project = list(dict.fromkeys([*self._project_files, *buffers, *export]))
         left_out: set[str] = set()
         for _attempt in range(_MAX_LEFT_OUT + 1):
             sources, options = self._options_for([p for p in project if p not in left_out])
+            # Exported by the first build only when it is asked for (a check run's cold
+            # start): the types of the whole project are held until they are read.
+            options.export_types = bool(export)
             self._fscache.flush()
             # The first build takes the buffers' text as its sources' text.
             sources = [
@@ -164,18 +222,88 @@ class WarmMypy(MypyOracle):
             manager = FineGrainedBuildManager(built)
             self._manager = manager
             self._options = options
-            self._modules = {
-                os.path.abspath(state.xpath): module
-                for module, state in manager.graph.items()
-                if state.path is not None
-            }
-            # Like dmypy, watch the project's own files for changes on disk.
-            self._watcher.add_watched_paths(
-                [path for path in self._modules if path.startswith(self._root + os.sep)]
-            )
+            self._modules = {}
+            self._learn_modules(manager)
             self._watcher.find_changed()  # records what the build read
+            try:
+                for path, source in export.items():
+                    state = manager.graph.get(self._modules.get(path, ""))
+                    if path in left_out or state is None or state.tree is None:
+                        continue  # updated after the build, or failed there
+                    self._take_facts(source, state, manager.manager.all_types, consumer, result)
+                    (taken if taken is not None else set[str]()).add(path)
+            finally:
+                built.types.clear()
+                manager.manager.all_types.clear()
+                options.export_types = False
             return manager
         raise OracleUnavailable("too many files of the project stop mypy with a syntax error")
+
+    def _learn_modules(self, fine: FineGrainedBuildManager) -> None:
+        """Map the build's modules by path; like dmypy, watch the project's own files."""
+        new = {
+            os.path.abspath(state.xpath): module
+            for module, state in fine.graph.items()
+            if state.path is not None and os.path.abspath(state.xpath) not in self._modules
+        }
+        self._modules.update(new)
+        self._watcher.add_watched_paths(
+            [path for path in new if path.startswith(self._root + os.sep)]
+        )
+
+    def _count_processed(self, fine: FineGrainedBuildManager) -> None:
+        """Every module mypy processed anew in the last update (changed, or holding targets
+        that depend on what changed): the types read from it before may differ now."""
+        graph = fine.graph
+        touched = set(fine.updated_modules)
+        for target in fine.processed_targets:
+            name = target
+            while name and name not in graph:
+                name = name.rpartition(".")[0]
+            if name:
+                touched.add(name)
+        for module in touched:
+            self._processed[module] = self._processed.get(module, 0) + 1
+
+    def _take_facts(
+        self,
+        source: SourceFile,
+        state: State,
+        types: dict[Expression, Type],
+        consumer: FactsConsumer | None,
+        result: OracleResult,
+    ) -> None:
+        assert state.tree is not None
+        try:
+            facts = self._facts_of(source, state.tree, types, state.options, consumer)
+        except Exception as exc:  # loomlint's own bug: this file goes without types
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            result.failures[source.path] = f"internal error while reading mypy's types ({detail})"
+            return
+        if facts is not None:
+            result.files[source.path] = facts
+
+    def _update_on_disk(
+        self,
+        fine: FineGrainedBuildManager,
+        forced: dict[str, SourceFile],
+        consumer: FactsConsumer | None,
+        result: OracleResult,
+    ) -> None:
+        """Update the files changed on disk, those an editor's buffer stood in for, and the
+        forced ones; read the forced files' types."""
+        manager = fine.manager
+        options = self._options
+        assert options is not None
+        self._fscache.flush()
+        fine.flush_cache()
+        manager.shadow_map.clear()
+        manager.shadow_equivalence_map.clear()
+        on_disk = [path for path in self._watcher.find_changed() if path in self._modules]
+        changed = self._modules_of([*on_disk, *sorted(self._overlaid), *forced], options)
+        self._overlaid = set()
+        if changed:
+            self._update_and_read(fine, changed, forced, consumer, result)
 
     def _options_for(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
         sources, options = self._mypy_options(paths)
@@ -197,7 +325,7 @@ class WarmMypy(MypyOracle):
         buffers: dict[str, SourceFile],
         consumer: FactsConsumer | None,
         result: OracleResult,
-    ) -> list[str]:
+    ) -> FineGrainedBuildManager:
         manager = fine.manager
         options = self._options
         assert options is not None
@@ -212,48 +340,46 @@ class WarmMypy(MypyOracle):
         self._overlay(manager, buffers)
         failed = {os.path.abspath(path) for path in result.failures}
         wanted = [path for path in buffers if path not in failed]
-        changed: list[tuple[str, str]] = []
-        for path in [*wanted, *on_disk, *sorted(self._overlaid - set(buffers))]:
-            module = self._modules.get(path) or self._module_of(path, options)
-            if module is not None:
-                self._modules[path] = module
-                changed.append((module, path))
+        changed = self._modules_of(
+            [*wanted, *on_disk, *sorted(self._overlaid - set(buffers))], options
+        )
         self._overlaid = set(buffers)
+        self._update_and_read(fine, changed, {p: buffers[p] for p in wanted}, consumer, result)
+        return fine
+
+    def _update_and_read(
+        self,
+        fine: FineGrainedBuildManager,
+        changed: list[tuple[str, str]],
+        wanted: Mapping[str, SourceFile],
+        consumer: FactsConsumer | None,
+        result: OracleResult,
+    ) -> None:
+        """Update the ``changed`` modules; read the types of the ``wanted`` files."""
+        manager = fine.manager
         # Types are exported for this update only, and dropped once read.
         manager.options.export_types = True
         manager.all_types.clear()
         try:
             messages = fine.update(changed, [])
+            self._count_processed(fine)
+            self._learn_modules(fine)
             blocked = fine.blocking_error
-            for path in wanted:
-                source = buffers[path]
+            for path, source in wanted.items():
+                state = fine.graph.get(self._modules.get(path, ""))
                 if blocked is not None and os.path.abspath(blocked[1]) == path:
                     result.failures[source.path] = (
                         f"mypy stopped with a blocking error: {_blocking_message(messages)}"
                     )
-                    continue
-                state = fine.graph.get(self._modules.get(path, ""))
-                if blocked is not None or state is None or state.tree is None:
+                elif blocked is not None or state is None or state.tree is None:
                     result.failures[source.path] = "mypy could not update this file's types" + (
                         f" (a blocking error in {blocked[1]})" if blocked is not None else ""
                     )
-                    continue
-                try:
-                    facts = self._facts_of(
-                        source, state.tree, manager.all_types, state.options, consumer
-                    )
-                except Exception as exc:  # loomlint's own bug: this file goes without types
-                    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-                    result.failures[source.path] = (
-                        f"internal error while reading mypy's types ({detail})"
-                    )
-                    continue
-                if facts is not None:
-                    result.files[source.path] = facts
+                else:
+                    self._take_facts(source, state, manager.all_types, consumer, result)
         finally:
             manager.all_types.clear()
             manager.options.export_types = False
-        return messages
 
     def _overlay(self, manager: BuildManager, buffers: dict[str, SourceFile]) -> None:
         """The buffers' text stands in for the files' bytes until the next flush.
@@ -271,6 +397,16 @@ class WarmMypy(MypyOracle):
             self._fscache.read_cache[shadow] = data
             self._fscache.hash_cache[shadow] = hash_digest(data)
 
+    def _modules_of(self, paths: list[str], options: Options) -> list[tuple[str, str]]:
+        """(module id, path) of each file mypy can take as a module."""
+        changed: list[tuple[str, str]] = []
+        for path in dict.fromkeys(paths):
+            module = self._modules.get(path) or self._module_of(path, options)
+            if module is not None:
+                self._modules[path] = module
+                changed.append((module, path))
+        return changed
+
     def _module_of(self, path: str, options: Options) -> str | None:
         """The module id of a file the build does not know yet (a new file)."""
         try:
@@ -278,6 +414,18 @@ class WarmMypy(MypyOracle):
         except InvalidSourceList:
             return None
         return found[0].module if found else None
+
+
+class _OnDisk:
+    """A ``WarmMypy`` as the oracle of a check run (``WarmMypy.on_disk``)."""
+
+    def __init__(self, warm: WarmMypy) -> None:
+        self._warm = warm
+
+    def analyze(
+        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+    ) -> OracleResult:
+        return self._warm.analyze_on_disk(files, consumer)
 
 
 class _Messages:

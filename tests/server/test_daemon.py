@@ -1,0 +1,348 @@
+"""The real `loomlint daemon`, asked by the real `loomlint check`: the same report byte for
+byte as a check in its own process, in every format; it follows edits on disk; and a dead,
+stale, hung or foreign daemon leaves `check` working as without one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+LOOMLINT = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
+
+CONFIG = """\
+[tool.loomlint]
+per-file-ignores = { "tests/*" = ["LML003"] }
+
+[tool.mypy]
+strict = true
+"""
+
+HELPERS = """\
+from loomlint.content import LlmMessage
+
+
+def body(message: LlmMessage) -> str:
+    return "x"
+"""
+
+HELPERS_RETURNING_CONTENT = """\
+from loomlint.content import Content, LlmMessage
+
+
+def body(message: LlmMessage) -> Content:
+    return message.content
+"""
+
+APP = """\
+from loomlint.content import LlmMessage
+
+from pkg.helpers import body
+
+
+def show(message: LlmMessage) -> str:
+    return body(message).strip()
+
+
+def shout(message: LlmMessage) -> str:
+    return str(message.content)
+"""
+
+TEST_FILE = """\
+from loomlint.content import LlmMessage
+
+
+def check(message: LlmMessage) -> str:
+    return f"{message.content}" + message.content.strip()
+"""
+
+SHOUT = (
+    "pkg/app.py:11:16: LML003 [*] content of `message` is coerced to str by str(); "
+    "use text_of(...)\n"
+)
+SHOW = (
+    "pkg/app.py:7:12: LML001 `body(message)` (typed as message content) is used as one branch "
+    "by `.strip()`, but it may be a list of parts; narrow it with isinstance() first, or use "
+    "text_of(...)\n"
+)
+STRIP_IN_TEST = (
+    "tests/test_app.py:5:35: LML001 content of `message` is used as one branch by `.strip()`, "
+    "but it may be a list of parts; narrow it with isinstance() first, or use text_of(...)\n"
+)
+EVERYTHING = SHOUT + STRIP_IN_TEST + "Found 2 findings (1 fixable with `loomlint fix`).\n"
+ANSWERED = "note: daemon: checked by the daemon (pid "
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    """A short runtime folder of the test's own (a socket path holds ~100 bytes at most)."""
+    with tempfile.TemporaryDirectory(prefix="ll-") as folder:
+        os.chmod(folder, 0o700)
+        yield Path(folder)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    (root / "pkg").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "pyproject.toml").write_text(CONFIG)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "helpers.py").write_text(HELPERS)
+    (root / "pkg" / "app.py").write_text(APP)
+    (root / "tests" / "test_app.py").write_text(TEST_FILE)
+    return root
+
+
+def _env(runtime: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOOMLINT_")}
+    return {**env, "XDG_RUNTIME_DIR": str(runtime), **extra}
+
+
+def loomlint(cwd: Path, runtime: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LOOMLINT, *args],
+        cwd=cwd,
+        env=_env(runtime, **env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+class Daemon:
+    def __init__(self, root: Path, runtime: Path) -> None:
+        self.root = root
+        self.runtime = runtime
+        started = loomlint(root, runtime, "daemon", "start")
+        assert started.returncode == 0, started.stderr
+        assert started.stdout.startswith("started: loomlint daemon "), started.stdout
+        self.pid = int(started.stdout.split()[3])
+
+    def stop(self) -> None:
+        loomlint(self.root, self.runtime, "daemon", "stop")
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def daemon(project: Path, runtime: Path) -> Iterator[Daemon]:
+    running = Daemon(project, runtime)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def socket_of(runtime: Path) -> Path:
+    (path,) = (runtime / "loomlint").glob("*.sock")
+    return path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--format", "text"),
+        ("--format", "json"),
+        ("--format", "sarif"),
+        ("--format", "github"),
+        ("--format", "gitlab"),
+        ("--format", "junit"),
+        ("--format", "text", "--show-fixes", "--statistics"),
+        ("--format", "text", "--select", "LML001", "pkg"),
+        ("--format", "json", "--exit-zero"),
+    ],
+)
+def test_the_daemon_gives_the_report_of_a_local_check_byte_for_byte(
+    project: Path, runtime: Path, daemon: Daemon, args: tuple[str, ...]
+) -> None:
+    via_daemon = loomlint(project, runtime, "check", "-v", *args)
+    local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
+    assert ANSWERED in via_daemon.stderr
+    assert via_daemon.stdout == local.stdout
+    assert via_daemon.returncode == local.returncode
+    assert via_daemon.stdout
+
+
+def test_the_text_report_is_the_expected_one_from_the_project_and_from_a_subfolder(
+    project: Path, runtime: Path, daemon: Daemon
+) -> None:
+    done = loomlint(project, runtime, "check", "-v")
+    assert ANSWERED in done.stderr
+    assert done.returncode == 1
+    assert done.stdout == (EVERYTHING)
+    in_subfolder = loomlint(project / "pkg", runtime, "check", "-v", ".", "../tests")
+    assert ANSWERED in in_subfolder.stderr
+    # A file outside the current folder is reported by its absolute path, as ever.
+    assert in_subfolder.stdout == (
+        STRIP_IN_TEST.replace("tests/", f"{project}/tests/", 1)
+        + SHOUT.replace("pkg/", "")
+        + "Found 2 findings (1 fixable with `loomlint fix`).\n"
+    )
+    local = loomlint(
+        project / "pkg", runtime, "check", "--no-daemon", "--no-cache", ".", "../tests"
+    )
+    assert local.stdout == in_subfolder.stdout
+
+
+def test_the_daemon_follows_edits_on_disk(project: Path, runtime: Path, daemon: Daemon) -> None:
+    assert loomlint(project, runtime, "check", "pkg").stdout.startswith(SHOUT)
+    # A dependency's interface changes: the unchanged file that uses it is judged again.
+    (project / "pkg" / "helpers.py").write_text(HELPERS_RETURNING_CONTENT)
+    done = loomlint(project, runtime, "check", "-v", "pkg")
+    assert ANSWERED in done.stderr
+    assert done.stdout == SHOW + SHOUT + "Found 2 findings (1 fixable with `loomlint fix`).\n"
+    # The finding is fixed in the file itself.
+    (project / "pkg" / "app.py").write_text(APP.replace("str(message.content)", '"y"'))
+    done = loomlint(project, runtime, "check", "-v", "pkg")
+    assert ANSWERED in done.stderr
+    assert done.stdout == SHOW + "Found 1 finding.\n"
+    # Back again: the dependency no longer returns content.
+    (project / "pkg" / "helpers.py").write_text(HELPERS)
+    done = loomlint(project, runtime, "check", "-v", "pkg")
+    assert ANSWERED in done.stderr
+    assert (done.stdout, done.returncode) == ("All checks passed.\n", 0)
+    local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", "pkg")
+    assert (local.stdout, local.returncode) == ("All checks passed.\n", 0)
+
+
+def test_a_killed_daemon_leaves_a_stale_socket_and_check_works_without_it(
+    project: Path, runtime: Path, daemon: Daemon
+) -> None:
+    os.kill(daemon.pid, signal.SIGKILL)
+    _wait_gone(daemon.pid)
+    assert socket_of(runtime).exists()
+    done = loomlint(project, runtime, "check", "-v")
+    assert "note: daemon: no daemon answers on its socket (a stale socket?); checking here" in (
+        done.stderr
+    )
+    assert done.stdout == EVERYTHING
+    assert done.returncode == 1
+    # A new daemon replaces the stale socket.
+    again = Daemon(project, runtime)
+    try:
+        assert ANSWERED in loomlint(project, runtime, "check", "-v").stderr
+    finally:
+        again.stop()
+
+
+def test_a_hung_daemon_is_given_up_on(project: Path, runtime: Path, daemon: Daemon) -> None:
+    os.kill(daemon.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        done = loomlint(project, runtime, "check", "-v", LOOMLINT_DAEMON_TIMEOUT="1")
+        assert time.monotonic() - started < 60
+    finally:
+        os.kill(daemon.pid, signal.SIGCONT)
+    assert "note: daemon: the daemon said nothing for 1 s; it is not used; checking here" in (
+        done.stderr
+    )
+    assert done.stdout == EVERYTHING
+
+
+def test_no_daemon_and_its_variable_check_here(
+    project: Path, runtime: Path, daemon: Daemon
+) -> None:
+    flag = loomlint(project, runtime, "check", "-v", "--no-daemon")
+    assert "note: daemon: not asked (--no-daemon); checking here" in flag.stderr
+    variable = loomlint(project, runtime, "check", "-v", LOOMLINT_NO_DAEMON="1")
+    assert "note: daemon: not asked (LOOMLINT_NO_DAEMON is set); checking here" in (variable.stderr)
+    untyped = loomlint(project, runtime, "check", "-v", "--no-types")
+    assert "a check without types has no warm types to use" in untyped.stderr
+    for done in (flag, variable):
+        assert done.stdout == (EVERYTHING)
+
+
+def test_the_daemon_declines_files_outside_its_project(
+    project: Path, runtime: Path, daemon: Daemon, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text(
+        "from loomlint.content import LlmMessage\n\n\n"
+        "def shout(message: LlmMessage) -> str:\n"
+        "    return str(message.content)\n"
+    )
+    done = loomlint(project, runtime, "check", "-v", "pkg/app.py", str(outside))
+    assert f"note: daemon: the daemon declined: '{outside}' is outside its project" in (done.stderr)
+    assert done.stdout == (
+        SHOUT.replace("pkg/app.py:11:", f"{outside}:5:")
+        + SHOUT
+        + "Found 2 findings (2 fixable with `loomlint fix`).\n"
+    )
+
+
+def test_without_a_daemon_check_says_so_under_verbose(project: Path, runtime: Path) -> None:
+    done = loomlint(project, runtime, "check", "-v")
+    assert "note: daemon: no daemon runs for this project; checking here" in done.stderr
+    assert done.stdout == EVERYTHING
+    status = loomlint(project, runtime, "daemon", "status")
+    assert (status.stdout, status.returncode) == (f"no loomlint daemon runs for {project}\n", 1)
+
+
+def test_a_socket_that_is_not_trusted_is_not_used(project: Path, runtime: Path) -> None:
+    folder = runtime / "loomlint"
+    loomlint(project, runtime, "daemon", "status")  # creates the folder
+    path = folder / (_socket_name(project, runtime) + ".sock")
+    path.write_text("")
+    done = loomlint(project, runtime, "check", "-v")
+    assert f"note: daemon: '{path}' is not a socket; it is not used; checking here" in (done.stderr)
+    path.unlink()
+    if os.getuid() == 0:  # only root can give a socket away
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(path))
+        listener.listen()
+        try:
+            os.chown(path, 54321, -1)
+            done = loomlint(project, runtime, "check", "-v")
+            assert (
+                f"note: daemon: the socket '{path}' belongs to another user; it is not used"
+                in done.stderr
+            )
+        finally:
+            listener.close()
+    os.chmod(folder, 0o755)
+    done = loomlint(project, runtime, "check", "-v")
+    assert f"note: daemon: '{folder}' is open to other users: no daemon socket there" in (
+        done.stderr
+    )
+    assert done.stdout == EVERYTHING
+
+
+def _socket_name(project: Path, runtime: Path) -> str:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from loomlint.server.endpoint import "
+            "socket_path; print(socket_path(Path(sys.argv[1])).stem)",
+            str(project),
+        ],
+        env=_env(runtime),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def _wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        # A child of ours stays a zombie until reaped; `start` detached it, so it is not.
+        time.sleep(0.05)
