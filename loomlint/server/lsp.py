@@ -7,6 +7,10 @@ The event loop only takes messages and publishes results; analyses run on two th
 - the *typed* thread owns the warm mypy (``warm.WarmMypy``) and checks every open buffer with
   types in one fine-grained update; its result replaces the quick one.
 
+The server also answers ``loomlint check`` for its project, as ``loomlint daemon`` does
+(``daemon.Daemon``): on a socket of the project's, with checks of the files on disk run on
+the typed thread, through the same warm mypy; the editor's unsaved buffers never reach them.
+
 Edits are debounced. A typed round takes a snapshot of the open buffers when it starts; a
 round still waiting (in its debounce, or behind a running round) is superseded by a newer
 edit, and a result for a buffer that changed meanwhile is dropped (compared by version):
@@ -19,6 +23,7 @@ import asyncio
 import functools
 import logging
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +39,8 @@ from loomlint import __version__
 from loomlint.config import ConfigError
 from loomlint.diagnostics import FileResult
 from loomlint.server.convert import code_actions, lsp_diagnostic
+from loomlint.server.daemon import Daemon
+from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 
 # Seconds an edit waits for the next before the typed check starts.
@@ -64,6 +71,34 @@ class LoomlintServer(LanguageServer):
         self._generation = 0
         self._checked_generation = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._endpoint: Daemon | None = None
+
+    # --- loomlint check's endpoint -----------------------------------------------------------
+
+    def listen_for_checks(self) -> None:
+        """Answer ``loomlint check`` for the project, unless a daemon already does."""
+        project = self.project
+        if project is None or os.environ.get("LOOMLINT_NO_DAEMON", "") not in ("", "0"):
+            return
+        endpoint = Daemon(project, lambda work: self._typed.submit(work))
+        try:
+            endpoint.listen()
+        except (EndpointError, OSError) as exc:
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Info,
+                    message=f"loomlint: not answering `loomlint check`: {exc}",
+                )
+            )
+            return
+        self._endpoint = endpoint
+        threading.Thread(target=endpoint.serve, name="loomlint-endpoint", daemon=True).start()
+
+    def stop_listening(self) -> None:
+        endpoint, self._endpoint = self._endpoint, None
+        if endpoint is not None:
+            endpoint.stop()
+            endpoint.stopped.wait(5)
 
     # --- documents ---------------------------------------------------------------------------
 
@@ -213,9 +248,15 @@ def create_server() -> LoomlintServer:
     def initialize(ls: LoomlintServer, params: types.InitializeParams) -> None:
         ls.project = Project(_root_of(params))
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: LoomlintServer, params: None) -> None:
+        del params
+        ls.stop_listening()
+
     @server.feature(types.INITIALIZED)
     def initialized(ls: LoomlintServer, params: types.InitializedParams) -> None:
         del params
+        ls.listen_for_checks()
         capabilities = ls.client_capabilities.workspace
         watched = capabilities.did_change_watched_files if capabilities else None
         if watched is not None and watched.dynamic_registration:

@@ -4,6 +4,7 @@ stale, hung or foreign daemon leaves `check` working as without one."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lsp_harness import Session, summary
 
 pytestmark = pytest.mark.slow
 
@@ -346,3 +348,41 @@ def _wait_gone(pid: int) -> None:
             return
         # A child of ours stays a zombie until reaped; `start` detached it, so it is not.
         time.sleep(0.05)
+
+
+def test_the_language_server_answers_check_with_the_files_on_disk(
+    project: Path, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    asyncio.run(_editor_and_terminal(project, runtime))
+
+
+async def _editor_and_terminal(project: Path, runtime: Path) -> None:
+    app = project / "pkg" / "app.py"
+    session = Session(project)
+    await session.start()
+    try:
+        # The editor holds a fix of the finding, not saved.
+        session.open(app, APP.replace("str(message.content)", '"y"'))
+        await session.diagnostics(app, lambda p: p.version == 1)
+        done = await asyncio.to_thread(loomlint, project, runtime, "check", "-v", "pkg")
+        assert ANSWERED in done.stderr
+        # The file on disk is judged, not the buffer.
+        assert done.stdout == SHOUT + "Found 1 finding (1 fixable with `loomlint fix`).\n"
+        # A dependency changed on disk reaches the check, and then the editor.
+        (project / "pkg" / "helpers.py").write_text(HELPERS_RETURNING_CONTENT)
+        done = await asyncio.to_thread(loomlint, project, runtime, "check", "-v", "pkg")
+        assert ANSWERED in done.stderr
+        assert done.stdout == SHOW + SHOUT + "Found 2 findings (1 fixable with `loomlint fix`).\n"
+        version = session.replace(app, APP.replace("str(message.content)", '"z"'))
+        typed = await session.diagnostics(
+            app, lambda p: p.version == version and len(p.diagnostics) == 1
+        )
+        assert summary(typed) == [("LML001", 6, 11, 6, 24)]
+        done = await asyncio.to_thread(loomlint, project, runtime, "check", "-v", "pkg")
+        assert done.stdout == SHOW + SHOUT + "Found 2 findings (1 fixable with `loomlint fix`).\n"
+    finally:
+        await session.stop()
+    # The server's socket goes with it: check runs in its own process again.
+    done = loomlint(project, runtime, "check", "-v", "pkg")
+    assert "note: daemon: no daemon runs for this project; checking here" in done.stderr
