@@ -101,7 +101,10 @@ class Project:
     def check_on_disk(self, request: CheckRequest) -> RunResult:
         """``loomlint check`` of files as they are on disk, for a client whose settings and
         environment must be this process's: otherwise ``Refused``."""
-        self.settings()  # the configuration read again if it changed, the warm mypy dropped
+        try:
+            self.settings()  # read again if it changed (and the warm mypy dropped)
+        except ConfigError as exc:
+            raise Refused(f"it cannot read the configuration ({exc})") from None
         if request.environment != environment_digest():
             raise Refused(
                 "it runs another loomlint, mypy or Python environment "

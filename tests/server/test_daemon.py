@@ -386,3 +386,24 @@ async def _editor_and_terminal(project: Path, runtime: Path) -> None:
     # The server's socket goes with it: check runs in its own process again.
     done = loomlint(project, runtime, "check", "-v", "pkg")
     assert "note: daemon: no daemon runs for this project; checking here" in done.stderr
+
+
+def test_a_daemon_running_other_loomlint_code_declines(
+    project: Path, runtime: Path, daemon: Daemon
+) -> None:
+    # An editable install edited since the daemon started: its judgement may differ.
+    import loomlint.server
+
+    source = Path(loomlint.server.__file__)
+    before = source.stat()
+    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    try:
+        done = loomlint(project, runtime, "check", "-v")
+    finally:
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (
+        "note: daemon: the daemon declined: it runs another loomlint, mypy or Python "
+        "environment (restart it: loomlint daemon stop; loomlint daemon start); checking here"
+    ) in done.stderr
+    assert done.stdout == EVERYTHING
+    assert ANSWERED in loomlint(project, runtime, "check", "-v").stderr
