@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import os
 import signal
 import socket
@@ -392,9 +393,9 @@ def test_a_daemon_running_other_loomlint_code_declines(
     project: Path, runtime: Path, daemon: Daemon
 ) -> None:
     # An editable install edited since the daemon started: its judgement may differ.
-    import loomlint.server
-
-    source = Path(loomlint.server.__file__)
+    spec = importlib.util.find_spec("loomlint.server")
+    assert spec is not None and spec.origin is not None
+    source = Path(spec.origin)
     before = source.stat()
     os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
     try:
