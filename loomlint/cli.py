@@ -46,7 +46,6 @@ from loomlint.interrupt import exit_on_interrupt
 from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
 from loomlint.output.text import applied_fixes_listing, render_text
-from loomlint.preset_inference import inferred_presets_note
 from loomlint.progress import ProgressDisplay
 from loomlint.shard import ShardError, parse_shard
 
@@ -76,6 +75,9 @@ class RunResult(Protocol):
 
     @property
     def warnings(self) -> Sequence[str]: ...
+
+    @property
+    def settings(self) -> Settings | None: ...
 
 
 # Called as files finish: progress(done, total).
@@ -641,7 +643,10 @@ def _fix_files(
         return fixes
     for path in changed:
         _stderr(f"note: '{path}' changed after it was analysed; it was analysed again", quiet=quiet)
-    again = _run(list(changed), settings, debug=False, quiet=True, no_cache=no_cache)
+    # Under the presets the first run chose: not those a few files' imports would choose.
+    again = _run(
+        list(changed), run.settings or settings, debug=False, quiet=True, no_cache=no_cache
+    )
     for result in again.results:
         fixed = fix(result, again.digests)
         if fixed.changed:
@@ -825,16 +830,14 @@ def _settings_and_files(
     except ShardError as exc:
         raise _Failure(str(exc)) from exc
     try:
-        settings = load_settings(Path.cwd(), config_path, overrides)
+        # Presets not configured are chosen by the run, from what the files it checks import.
+        settings = load_settings(Path.cwd(), config_path, overrides, presets_from="run")
         if stdin_filename is not None:
             # The file need not exist (an unsaved buffer): it is named, not discovered.
             return settings, [_display_path(stdin_filename, settings)]
         discovery = discover_files(paths or (".",), settings)
     except (ConfigError, DiscoveryError) as exc:
         raise _Failure(str(exc)) from exc
-    presets_note = inferred_presets_note(settings)
-    if presets_note is not None:
-        _stderr(f"note: {presets_note}", quiet=quiet)
     for warning in discovery.warnings:
         _stderr(f"warning: {warning}", quiet=quiet)
     for note in discovery.notes:

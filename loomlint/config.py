@@ -169,8 +169,13 @@ class Settings:
     # False with --no-project-plugins: loomlint's mypy build loads none of the plugins the
     # project's mypy configuration names (their code would run in loomlint's process).
     project_mypy_plugins: bool = True
-    # No preset was configured, and ``presets`` are those the project's imports call for.
+    # No preset was configured, and ``presets`` are those the checked code's imports call for.
     presets_inferred: bool = False
+    # No preset was configured and none is chosen yet: the run chooses among these from the
+    # imports of the files it checks (``preset_inference.with_inferred_presets``).
+    inferable_presets: tuple[Preset, ...] = ()
+    # ``content-preserving``: kept to build the SPI model again with inferred presets.
+    preserving: tuple[str, ...] = ()
 
     def is_code_enabled(self, code: str, path: str) -> bool:
         """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
@@ -204,6 +209,8 @@ class Settings:
             "per_file_ignores": [(p.pattern, sorted(p.codes)) for p in self.per_file_ignores],
             "presets": [dataclasses.asdict(p) for p in self.presets],
             "spi": dataclasses.asdict(self.spi),
+            # Still to be chosen by a run: the same text may be judged under other presets.
+            "inferable_presets": [p.name for p in self.inferable_presets],
             "types": self.types,
             "mypy_config": _mypy_config_digest(self),
             "project_mypy_plugins": self.project_mypy_plugins,
@@ -273,8 +280,15 @@ def load_settings(
     cwd: Path,
     config: Path | None = None,
     overrides: CliOverrides | None = None,
+    *,
+    presets_from: Literal["project", "run"] = "project",
 ) -> Settings:
-    """Find, read and validate the configuration, then apply command-line overrides."""
+    """Find, read and validate the configuration, then apply command-line overrides.
+
+    With no preset configured, the presets are inferred from the imports of the project's
+    files, or, with ``presets_from="run"``, left for ``runner.run_check`` to infer from the
+    files it checks (``inferable_presets``; ``presets`` is the default until then).
+    """
     cwd = Path(os.path.abspath(cwd))
     overrides = overrides if overrides is not None else CliOverrides()
     found: tuple[Path, _ConfigTable] | None
@@ -287,11 +301,11 @@ def load_settings(
         found = find_config(cwd)
     if found is None:
         reader = _TableReader({}, file="", prefix="")
-        return _build_settings(reader, cwd, cwd, None, overrides)
+        return _build_settings(reader, cwd, cwd, None, overrides, presets_from)
     config_path, table = found
     reader_class = _IniReader if table.ini else _TableReader
     reader = reader_class(table.data, file=_display(config_path, cwd), prefix=table.prefix)
-    return _build_settings(reader, config_path.parent, cwd, config_path, overrides)
+    return _build_settings(reader, config_path.parent, cwd, config_path, overrides, presets_from)
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,6 +572,7 @@ def _build_settings(
     cwd: Path,
     config_path: Path | None,
     overrides: CliOverrides,
+    presets_from: Literal["project", "run"],
 ) -> Settings:
     reader.reject_unknown_keys()
     catalog = load_catalog()
@@ -639,15 +654,18 @@ def _build_settings(
         accessors=accessors,
         sanitizers=sanitizers,
         content_fields=content_fields,
+        preserving=preserving,
         types=types,
         mypy_config_file=_mypy_config_file(reader, project_root),
         report_unused_suppressions=report_unused,
         project_mypy_plugins=not overrides.no_project_plugins,
     )
     if overrides.presets is None and names is None:
-        from loomlint.preset_inference import with_inferred_presets
+        settings = dataclasses.replace(settings, inferable_presets=tuple(available.values()))
+        if presets_from == "project":
+            from loomlint.preset_inference import with_project_presets
 
-        return with_inferred_presets(settings, available)
+            return with_project_presets(settings)
     return settings
 
 

@@ -1,15 +1,17 @@
-"""Which presets a project needs when its configuration names none: what its code imports.
+"""Which presets a run needs when the configuration names none: what the checked code imports.
 
 A project that imports ``langchain_core`` reads LangChain messages, whose safe accessor is
 ``msg.text``, not loomlint's ``text_of``; checking it with the reference SPI alone would miss
-nothing syntactic but would offer the wrong fix and judge LangChain types as unknown. Every
-front end (the CLI, the mypy plugin, the language server) gets its settings from
-``config.load_settings``, which calls ``with_inferred_presets``: they agree by construction.
+nothing syntactic but would offer the wrong fix and judge LangChain types as unknown.
 
-The evidence is the project's own Python files (those ``loomlint check`` walks from the project
-root: ``.gitignore`` and ``exclude`` honoured), not only the files of one run, so that a
-pre-commit run over three staged files and a mypy run over the whole tree choose the same
-presets, and a cache keyed by them stays valid between the two.
+``with_inferred_presets`` is the one judgement, fed the files a front end checks:
+- ``loomlint check`` and ``loomlint fix`` (``runner.run_check``): the files of the run, as the
+  runner reads them to check them, so nothing is read twice and a run that checks LangChain
+  code gets the LangChain preset whatever else the project holds;
+- the language server and the mypy plugin (``config.load_settings``, ``presets_from="project"``):
+  the project's Python files (those ``loomlint check`` walks from the project root,
+  ``.gitignore`` and ``exclude`` honoured), since their mypy build covers the project.
+A run over the whole project chooses the same presets in every front end.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from loomlint.catalog import Preset
 from loomlint.config import DEFAULT_PRESETS, Settings
 from loomlint.discovery import DiscoveryError, discover_files
+from loomlint.reading import Unreadable, read_source
 from loomlint.spi import build_spi_model
 
 # Reading every file of a huge tree for its imports would cost more than the check itself;
@@ -31,43 +34,64 @@ MAX_FILES_READ = 20000
 
 def imported_presets(sources: Iterable[bytes], presets: Mapping[str, Preset]) -> tuple[str, ...]:
     """The presets (in catalog order) one of whose ``modules`` some source imports."""
-    patterns = {
-        name: _import_pattern(preset.modules) for name, preset in presets.items() if preset.modules
+    searches = {
+        name: _ImportSearch(preset.modules) for name, preset in presets.items() if preset.modules
     }
     found: set[str] = set()
     for source in sources:
-        for name, pattern in patterns.items():
-            if name not in found and pattern.search(source):
+        for name, search in searches.items():
+            if name not in found and search.imported_by(source):
                 found.add(name)
-        if len(found) == len(patterns):
+        if len(found) == len(searches):
             break
     return tuple(name for name in presets if name in found)
 
 
-def with_inferred_presets(settings: Settings, presets: Mapping[str, Preset]) -> Settings:
-    """``settings`` with the presets the project's imports call for; the default presets when
-    it imports none of their modules."""
-    try:
-        files = discover_files((settings.project_root,), settings).files
-    except DiscoveryError:
+def with_inferred_presets(settings: Settings, sources: Iterable[bytes]) -> Settings:
+    """``settings`` with the presets ``sources`` import when no preset was configured (the
+    default presets when they import none of their modules); ``settings`` as they are when
+    their presets are already chosen (configured, or inferred before)."""
+    if not settings.inferable_presets:
         return settings
-    chosen = imported_presets(_read(settings.cwd / f for f in files[:MAX_FILES_READ]), presets)
+    available = {preset.name: preset for preset in settings.inferable_presets}
+    chosen = imported_presets(sources, available)
+    decided = dataclasses.replace(settings, inferable_presets=())
     if not chosen or chosen == DEFAULT_PRESETS:
-        return settings  # the default: nothing to say
+        return decided  # the default: nothing to say
     # The default first: with loomlint's own SPI among them, its fix names the accessor.
     ordered = sorted(chosen, key=lambda name: name not in DEFAULT_PRESETS)
-    resolved = tuple(presets[name] for name in ordered)
+    resolved = tuple(available[name] for name in ordered)
     return dataclasses.replace(
-        settings,
+        decided,
         presets=resolved,
         spi=build_spi_model(
             resolved,
             extra_accessors=settings.accessors,
             extra_sanitizers=settings.sanitizers,
+            extra_preserving=settings.preserving,
             extra_content_fields=settings.content_fields,
         ),
         presets_inferred=True,
     )
+
+
+def chosen_presets(settings: Settings, sources: Iterable[bytes]) -> tuple[Settings, str | None]:
+    """``with_inferred_presets``, and what a run says about the presets it chose (None when
+    it chose none: they were configured, chosen before, or the default)."""
+    chosen = with_inferred_presets(settings, sources)
+    return chosen, inferred_presets_note(chosen) if chosen is not settings else None
+
+
+def with_project_presets(settings: Settings) -> Settings:
+    """``with_inferred_presets`` fed the project's own Python files (at most
+    ``MAX_FILES_READ``), for a front end whose build covers the project."""
+    if not settings.inferable_presets:
+        return settings
+    try:
+        files = discover_files((settings.project_root,), settings).files
+    except DiscoveryError:
+        return dataclasses.replace(settings, inferable_presets=())
+    return with_inferred_presets(settings, _read(settings.cwd / f for f in files[:MAX_FILES_READ]))
 
 
 def inferred_presets_note(settings: Settings) -> str | None:
@@ -76,7 +100,22 @@ def inferred_presets_note(settings: Settings) -> str | None:
     if not settings.presets_inferred:
         return None
     names = ", ".join(p.name for p in settings.presets)
-    return f"no preset configured; using {names} (from the imports of the project's code)"
+    return f"no preset configured; using {names} (from the imports of the checked files)"
+
+
+class _ImportSearch:
+    """Whether a source imports one of some modules."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        # A module's name is in every source that imports it: most sources lack all of them,
+        # and a substring test is far cheaper than the statement pattern.
+        # (A name that holds another, `langchain_core` beside `langchain`, adds no test.)
+        names = {m.encode() for m in modules}
+        self._names = tuple(sorted(n for n in names if not any(o != n and o in n for o in names)))
+        self._pattern = _import_pattern(modules)
+
+    def imported_by(self, source: bytes) -> bool:
+        return any(name in source for name in self._names) and bool(self._pattern.search(source))
 
 
 def _import_pattern(modules: Sequence[str]) -> re.Pattern[bytes]:
@@ -94,6 +133,6 @@ def _import_pattern(modules: Sequence[str]) -> re.Pattern[bytes]:
 def _read(paths: Iterable[Path]) -> Iterable[bytes]:
     for path in paths:
         try:
-            yield path.read_bytes()
-        except OSError:
-            continue
+            yield read_source(str(path))
+        except Unreadable:
+            continue  # the check reports it

@@ -42,6 +42,7 @@ from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
 from loomlint.interrupt import leave_interrupts_to_the_main_thread
+from loomlint.preset_inference import chosen_presets
 from loomlint.reading import Unreadable, read_source
 from loomlint.suppress import may_hold_suppression
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
@@ -59,6 +60,9 @@ class RunResult:
     # Said once on stderr even under --quiet, and carried by the github and sarif reports:
     # what makes a type-aware run weaker than the user thinks (unresolved SPI imports).
     warnings: list[str] = field(default_factory=list[str])
+    # The settings the files were checked under: the given ones, with the presets chosen from
+    # the files' imports when none was configured (a later run on some of them reuses these).
+    settings: Settings | None = None
 
 
 def run_check(
@@ -79,13 +83,22 @@ def run_check(
 
     def work() -> RunResult:
         leave_interrupts_to_the_main_thread()
+        started = time.perf_counter()
+        read, unreadable = read_sources(files, sources or {})
+        # With no preset configured, the files' own imports choose them: read once, here.
+        chosen, note = chosen_presets(settings, read.values())
         store = result_cache
         if store is None and use_cache:
-            mode = "none" if settings.types == "none" else "types"
+            mode = "none" if chosen.types == "none" else "types"
             store = ResultCache(
-                settings.project_root / CACHE_DIR_NAME, settings.settings_fingerprint(), mode
+                chosen.project_root / CACHE_DIR_NAME, chosen.settings_fingerprint(), mode
             )
-        return _Run(settings, progress, debug, store, oracle).run(files, sources or {})
+        checking = _Run(chosen, progress, debug, store, oracle, started=started)
+        run = checking.run(files, read, unreadable)
+        run.settings = chosen
+        if note is not None:
+            run.notes.insert(0, note)
+        return run
 
     return deep_stack(work)
 
@@ -98,6 +111,8 @@ class _Run:
         debug: bool,
         cache: ResultStore | None,
         oracle: TypeOracle | None,
+        *,
+        started: float,
     ) -> None:
         self._settings = settings
         self._given_oracle = oracle
@@ -113,7 +128,8 @@ class _Run:
         self._keys: dict[str, str] = {}
         # LOOMLINT_TIMINGS=1 prints where a run's time went, on stderr.
         self._timings = os.environ.get("LOOMLINT_TIMINGS") == "1"
-        self._started = time.perf_counter()
+        # When the run began reading its files, for LOOMLINT_TIMINGS.
+        self._started = started
         # Digests of the files CPython compiles: known from earlier runs, and found in this one.
         self._known_compilable = self._cache.compilable() if self._cache is not None else set[str]()
         self._compilable: set[str] = set()
@@ -125,20 +141,18 @@ class _Run:
             elapsed = time.perf_counter() - self._started
             print(f"loomlint timings: {elapsed:7.2f} s  {phase}", file=sys.stderr)
 
-    def run(self, files: Sequence[Path | str], given: Mapping[str, bytes]) -> RunResult:
+    def run(
+        self,
+        files: Sequence[Path | str],
+        sources: dict[str, bytes],
+        unreadable: Mapping[str, str],
+    ) -> RunResult:
         paths = [str(f) for f in files]
         self._total = len(paths)
         results: dict[str, FileResult] = {}
-        sources: dict[str, bytes] = {}
-        for path in paths:
-            if path in given:
-                sources[path] = given[path]
-                continue
-            try:
-                sources[path] = read_source(path)
-            except Unreadable as exc:
-                results[path] = file_diagnostic(path, "LML902", str(exc))
-                self._tick()
+        for path, problem in unreadable.items():
+            results[path] = file_diagnostic(path, "LML902", problem)
+            self._tick()
         digests = {path: source_digest(source) for path, source in sources.items()}
         relevant: list[str] = []
         for path, source in sources.items():
@@ -442,6 +456,23 @@ class _AnalyseAsFactsArrive:
             self._run.finish_empty(path)
             return
         self._run.start(path, self._pool.submit(Task(path, self._sources[path], facts, None)))
+
+
+def read_sources(
+    files: Sequence[Path | str], given: Mapping[str, bytes]
+) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Each file's bytes (``given``'s where it has them), and why each unreadable one is."""
+    sources: dict[str, bytes] = {}
+    unreadable: dict[str, str] = {}
+    for path in map(str, files):
+        if path in given:
+            sources[path] = given[path]
+            continue
+        try:
+            sources[path] = read_source(path)
+        except Unreadable as exc:
+            unreadable[path] = str(exc)
+    return sources, unreadable
 
 
 def unresolved_imports_warning(results: Sequence[FileResult]) -> str | None:

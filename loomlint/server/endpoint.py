@@ -167,6 +167,9 @@ class DaemonRun:
     warnings: list[str] = field(default_factory=list[str])
     pid: int = 0
     seconds: float = 0.0
+    # The presets the daemon chose are not sent back: only `fix` reuses a run's settings,
+    # and it never asks the daemon.
+    settings: Settings | None = None
 
 
 def file_result_to_json(result: FileResult) -> dict[str, object]:

@@ -25,7 +25,8 @@ from loomlint.cache import MemoryResultCache
 from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
 from loomlint.diagnostics import FileResult
 from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.runner import RunResult, run_check
+from loomlint.preset_inference import chosen_presets
+from loomlint.runner import RunResult, read_sources, run_check
 from loomlint.server.endpoint import CheckRequest, environment_digest
 from loomlint.server.warm import UpdateStats, WarmMypy
 
@@ -111,15 +112,16 @@ class Project:
                 "(restart it: loomlint daemon stop; loomlint daemon start)"
             )
         try:
+            # As the client read them: presets not configured are the checked files' choice.
             settings = load_settings(
                 Path(request.cwd),
                 Path(request.config) if request.config is not None else None,
                 request.overrides,
+                presets_from="run",
             )
         except ConfigError as exc:
             raise Refused(f"it cannot read the configuration ({exc})") from None
-        fingerprint = settings.settings_fingerprint()
-        if fingerprint != request.settings:
+        if settings.settings_fingerprint() != request.settings:
             raise Refused("it reads the configuration otherwise (changed meanwhile?)")
         if settings.project_root != self.root:
             raise Refused(f"the configuration's project is {settings.project_root}, not its own")
@@ -129,12 +131,21 @@ class Project:
         for path in request.files:
             if not os.path.isabs(path) or not _within(os.path.realpath(path), root):
                 raise Refused(f"'{path}' is outside its project {root}")
+        # The presets are chosen before the run, as `run_check` would choose them: the warm
+        # mypy and the results kept are those of the chosen ones.
+        files = list(request.files)
+        sources, _ = read_sources(files, {})
+        settings, note = chosen_presets(settings, sources.values())
+        fingerprint = settings.settings_fingerprint()
         store = self._stores.pop(fingerprint, None) or MemoryResultCache()
         self._stores[fingerprint] = store  # the most recently used last
         while len(self._stores) > _KEPT_STORES:
             del self._stores[next(iter(self._stores))]
         oracle = self._warm_mypy(settings).on_disk()
-        return run_check(list(request.files), settings, oracle=oracle, result_cache=store)
+        run = run_check(files, settings, oracle=oracle, result_cache=store, sources=sources)
+        if note is not None:
+            run.notes.insert(0, note)
+        return run
 
     def forget_buffer(self, path: str) -> None:
         """The editor closed ``path``: the file on disk stands again (call from the typed

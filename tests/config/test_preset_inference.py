@@ -12,8 +12,11 @@ from mypy.options import Options
 
 from loomlint.catalog import load_catalog
 from loomlint.config import CliOverrides, load_settings
+from loomlint.discovery import discover_files
 from loomlint.mypy_checks.config import load_plugin_config
 from loomlint.preset_inference import imported_presets
+from loomlint.runner import run_check
+from loomlint.server.project import Project
 
 LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
 LANGCHAIN_APP = (
@@ -110,7 +113,7 @@ def test_the_cli_says_which_presets_it_chose(tmp_path: Path) -> None:
         "Found 1 finding.\n",
     )
     assert result.stderr == (
-        "note: no preset configured; using langchain (from the imports of the project's code)\n"
+        "note: no preset configured; using langchain (from the imports of the checked files)\n"
         "note: checking without types (--no-types): precision is reduced\n"
     )
     quiet = subprocess.run(
@@ -121,3 +124,105 @@ def test_the_cli_says_which_presets_it_chose(tmp_path: Path) -> None:
         check=False,
     )
     assert (quiet.returncode, quiet.stderr) == (1, "")
+
+
+def _loomlint(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LOOMLINT, *args], cwd=root, capture_output=True, text=True, check=False, timeout=120
+    )
+
+
+def test_the_presets_come_from_the_files_checked(tmp_path: Path) -> None:
+    (tmp_path / "chat.py").write_text(LANGCHAIN_APP, encoding="utf-8")
+    (tmp_path / "claude.py").write_text("import anthropic\n", encoding="utf-8")
+    one = _loomlint(tmp_path, "check", "--no-types", "--no-cache", "chat.py")
+    assert (one.returncode, one.stderr) == (
+        1,
+        "note: no preset configured; using langchain (from the imports of the checked files)\n"
+        "note: checking without types (--no-types): precision is reduced\n",
+    )
+    whole = _loomlint(tmp_path, "check", "--no-types", "--no-cache")
+    assert (whole.returncode, whole.stderr) == (
+        1,
+        "note: no preset configured; using anthropic, langchain (from the imports of the "
+        "checked files)\n"
+        "note: checking without types (--no-types): precision is reduced\n",
+    )
+    # Files that import no preset's modules: the default, and nothing to say.
+    (tmp_path / "plain.py").write_text("x = 1\n", encoding="utf-8")
+    plain = _loomlint(tmp_path, "check", "--no-types", "--no-cache", "plain.py")
+    assert (plain.returncode, plain.stderr) == (
+        0,
+        "note: checking without types (--no-types): precision is reduced\n",
+    )
+
+
+# Runs `loomlint ARGS` in-process and prints, as JSON, how often each file was opened.
+_COUNT_OPENS = """
+import collections, json, os, sys
+opened = collections.Counter()
+def count(event, args):
+    if event == "open" and isinstance(args[0], str) and args[0].endswith(".py"):
+        path = os.path.relpath(os.path.abspath(args[0]))
+        if not path.startswith(".."):  # the project's, not loomlint's own modules
+            opened[path] += 1
+sys.addaudithook(count)
+from loomlint.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(dict(opened), sort_keys=True))
+"""
+
+
+def test_each_checked_file_is_read_once(tmp_path: Path) -> None:
+    (tmp_path / "chat.py").write_text(LANGCHAIN_APP, encoding="utf-8")
+    (tmp_path / "plain.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "claude.py").write_text("import anthropic\n", encoding="utf-8")
+    for args in (["check", "--no-types", "--no-cache"], ["check", "--no-types"]):
+        done = subprocess.run(
+            [sys.executable, "-c", _COUNT_OPENS, *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        opened = done.stdout.splitlines()[-1]
+        assert opened == '{"chat.py": 1, "pkg/claude.py": 1, "plain.py": 1}', done.stderr
+
+
+def test_the_language_server_infers_what_a_whole_project_run_infers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chat.py").write_text(LANGCHAIN_APP, encoding="utf-8")
+    (tmp_path / "claude.py").write_text("import anthropic\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.loomlint]\ntypes = 'none'\n", "utf-8")
+    pending = load_settings(tmp_path, presets_from="run")
+    assert pending.spi.preset_names == ("loom",)  # not chosen yet
+    files = discover_files((tmp_path,), pending).files
+    run = run_check(files, pending, use_cache=False)
+    assert run.settings is not None
+    assert run.settings.spi.preset_names == ("anthropic", "langchain")
+    assert run.notes[0] == (
+        "no preset configured; using anthropic, langchain (from the imports of the checked files)"
+    )
+    assert Project(tmp_path).settings().spi == run.settings.spi
+    # A later run under the chosen settings (`fix` analysing a changed file again) keeps them.
+    again = run_check([str(tmp_path / "claude.py")], run.settings, use_cache=False)
+    assert again.settings == run.settings
+    assert not any("no preset configured" in note for note in again.notes)
+
+
+def test_inferred_presets_keep_the_declared_content_preserving_callees(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(LANGCHAIN_APP, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.loomlint]\ncontent-preserving = ["myapp.store.save"]\n', encoding="utf-8"
+    )
+    settings = load_settings(tmp_path)
+    assert settings.spi.preset_names == ("langchain",)
+    assert settings.spi.preserving == load_settings(tmp_path, presets_from="run").spi.preserving
+    assert settings.spi.preserving

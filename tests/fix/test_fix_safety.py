@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 import loomlint.runner
 from loomlint.cli import main
+from loomlint.config import Settings
 
 BEFORE = textwrap.dedent(
     """\
@@ -50,19 +51,22 @@ def _fix(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _after_analysis(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) -> None:
-    """Run ``act`` once, after the first analysis and before anything is written."""
+def _after_analysis(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) -> list[Settings]:
+    """Run ``act`` once, after the first analysis and before anything is written; the
+    settings of each analysis (filled in as they run)."""
     real = loomlint.runner.run_check
-    calls: list[int] = []
+    calls: list[Settings] = []
 
     def run_check(*args: object, **kwargs: object) -> loomlint.runner.RunResult:
         result = real(*args, **kwargs)  # type: ignore[arg-type]
         if not calls:
             act()
-        calls.append(1)
+        assert isinstance(args[1], Settings)
+        calls.append(args[1])
         return result
 
     monkeypatch.setattr(loomlint.runner, "run_check", run_check)
+    return calls
 
 
 def test_a_file_edited_after_its_analysis_is_analysed_again_not_patched_blind(
@@ -80,6 +84,31 @@ def test_a_file_edited_after_its_analysis_is_analysed_again_not_patched_blind(
     assert (project / "bad.py").read_text() == (
         "# An editor saved this while loomlint analysed.\n\n" + AFTER
     )
+
+
+@pytest.mark.slow
+def test_a_file_analysed_again_keeps_the_presets_the_run_chose(
+    project: Path, monkeypatch: pytest.MonkeyPatch, mypy_cache_dir: Path
+) -> None:
+    (project / "bad.py").write_text(BEFORE)
+    (project / "claude.py").write_text("import anthropic\n")
+    edited = "# An editor saved this while loomlint analysed.\n\n" + BEFORE
+    analyses = _after_analysis(monkeypatch, lambda: (project / "bad.py").write_text(edited))
+    result = CliRunner().invoke(main, ["fix", "--no-cache", "."])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "",
+        "note: no preset configured; using loom, anthropic (from the imports of the checked "
+        "files)\n"
+        "note: 'bad.py' changed after it was analysed; it was analysed again\n"
+        "Fixed 1 finding in 1 file; 0 findings remaining.\n",
+    )
+    assert (project / "bad.py").read_text() == (
+        "# An editor saved this while loomlint analysed.\n\n" + AFTER
+    )
+    # bad.py's own imports would choose loom alone: it is analysed again under the run's.
+    assert [s.spi.preset_names for s in analyses] == [("loom",), ("loom", "anthropic")]
+    assert [s.inferable_presets == () for s in analyses] == [False, True]
 
 
 def test_a_file_that_cannot_be_read_is_reported_and_the_others_are_fixed(

@@ -226,8 +226,8 @@ def test_typed_hook_without_the_spi_package_finds_the_bugs_and_says_why(
     assert result.returncode == 1, result.stdout + result.stderr
     assert result.stdout.endswith(
         f"loomlint{'.' * 65}Failed\n- hook id: loomlint\n- exit code: 1\n\n"
-        "note: no preset configured; using loom, langchain "
-        "(from the imports of the project's code)\n"
+        "note: no preset configured; using langchain "
+        "(from the imports of the checked files)\n"
         f"{UNRESOLVED_WARNING}"
         f"{findings('chat.py')}"
         "Found 2 findings.\n\n"

@@ -139,7 +139,7 @@ def test_no_preset_configured_langchain_code_gets_its_own_fix(
     assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
     assert code == 1, err
     assert err == (
-        "note: no preset configured; using langchain (from the imports of the project's code)\n"
+        "note: no preset configured; using langchain (from the imports of the checked files)\n"
         "Fixed 3 findings in 1 file; 2 findings remaining.\n"
     )
 
