@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import langchain_sample
 import pytest
 from lsp_harness import Session, summary
 
@@ -198,6 +199,23 @@ def test_the_text_report_is_the_expected_one_from_the_project_and_from_a_subfold
         project / "pkg", runtime, "check", "--no-daemon", "--no-cache", ".", "../tests"
     )
     assert local.stdout == in_subfolder.stdout
+
+
+def test_the_daemon_chooses_the_presets_from_the_files_checked_as_a_local_check_does(
+    project: Path, runtime: Path, daemon: Daemon
+) -> None:
+    (project / "pkg" / "chat.py").write_text(langchain_sample.APP)
+    for args, presets in ((("pkg/chat.py",), "langchain"), ((), "loom, langchain")):
+        note = (
+            f"note: no preset configured; using {presets} (from the imports of the checked files)\n"
+        )
+        via_daemon = loomlint(project, runtime, "check", "-v", *args)
+        answered, rest = via_daemon.stderr.split("\n", 1)
+        assert (answered.startswith(ANSWERED), rest) == (True, note)
+        local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
+        assert local.stderr == note
+        assert (via_daemon.stdout, via_daemon.returncode) == (local.stdout, local.returncode)
+        assert "chat.py:5:31: LML003 [*] content of `reply`" in local.stdout
 
 
 def test_the_daemon_follows_edits_on_disk(project: Path, runtime: Path, daemon: Daemon) -> None:
