@@ -148,6 +148,9 @@ class Unrelated:
 
     modules: tuple[str, ...]
     types: tuple[str, ...]
+    # Methods whose result is an instance (or, iterated, instances) of the class passed as their
+    # last positional argument (Textual's ``query_one("#id", Static)``).
+    lookup_methods: frozenset[str] = frozenset()
 
     def is_unrelated_module(self, qualified: str) -> bool:
         return any(qualified == m or qualified.startswith(m + ".") for m in self.modules)
@@ -194,10 +197,13 @@ def load_catalog(directory: Path | None = None) -> Catalog:
         raise CatalogError(f"{root}: no rule files (LML*.toml) found")
     unrelated_path = root / "unrelated.toml"
     unrelated_data = _read_toml(unrelated_path)
-    _reject_unknown_keys(unrelated_data, frozenset({"modules", "types"}), str(unrelated_path))
+    _reject_unknown_keys(
+        unrelated_data, frozenset({"modules", "types", "lookup-methods"}), str(unrelated_path)
+    )
     unrelated = Unrelated(
         modules=_names(unrelated_data, "modules", str(unrelated_path)),
         types=_names(unrelated_data, "types", str(unrelated_path)),
+        lookup_methods=frozenset(_names(unrelated_data, "lookup-methods", str(unrelated_path))),
     )
     return Catalog(rules=rules, sinks=sinks, presets=presets, unrelated=unrelated)
 

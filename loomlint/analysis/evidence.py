@@ -3,8 +3,12 @@
 Without types, a read of ``x.content`` is an origin unless there is evidence that ``x`` is
 not a message: an annotation naming an unrelated type or a local class whose ``content`` is
 declared otherwise, a receiver assigned from ``open()`` or a call into an unrelated module
-(``rules/unrelated.toml``). An annotation naming a content alias (``Content``) is evidence of
-content. With types none of this is consulted: declared types decide.
+(``rules/unrelated.toml``), or the class ``x`` is an instance of (its annotation, an
+``isinstance`` test, its constructor, a ``cast`` or a lookup such as ``query_one("#id", Static)``)
+saying what its ``content`` holds. A use of ``x.content`` that neither a string nor a list
+supports (``x.content.decode()``, ``x.content.plain``) says the same. An annotation naming a
+content alias (``Content``) is evidence of content. With types none of this is consulted:
+declared types decide.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import libcst as cst
 
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import all_params, dotted_name, string_value, suite_body
+from loomlint.analysis.typefacts import ContentKind
 from loomlint.catalog import Unrelated
 from loomlint.spi import SpiModel
 
@@ -35,6 +40,11 @@ PART_COLLECTION_TYPES = frozenset(
         "collections.abc.Collection",
     }
 )
+# What a string or a list supports: any other attribute of a content value is no content's.
+BRANCH_ATTRIBUTES = frozenset(dir(str)) | frozenset(dir(list))
+_CAST = frozenset({"typing.cast", "typing_extensions.cast"})
+# Local classes deriving from local classes: how far their bases are followed.
+_MAX_BASE_DEPTH = 8
 
 
 class Evidence:
@@ -91,6 +101,82 @@ class Evidence:
         if qualified is None:
             return False
         return qualified == "builtins.open" or self._unrelated.is_unrelated_module(qualified)
+
+    def instance_classes(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The classes a call's result is an instance of, as far as syntax says: ``Cls(...)``
+        of a class this module defines or an unrelated module's, ``cast(Cls, v)``, and
+        ``x.query_one(sel, Cls)`` (a lookup method, ``rules/unrelated.toml``); else none."""
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if not isinstance(node, cst.Call):
+            return []
+        func = node.func
+        positional = _positional(node)
+        if self._index.names.qualified(func) in _CAST and positional:
+            return [parse_name(n) for n in union_members(positional[0])]
+        lookup = self.lookup_classes(node)
+        if lookup:
+            return lookup
+        if self._index.names.local_class(func) is not None:
+            return [func]
+        qualified = self._index.names.qualified(func)
+        if qualified is not None and self._unrelated.is_unrelated_module(qualified):
+            return [func]
+        return []
+
+    def lookup_classes(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The class a lookup method is asked for (``query_one(sel, Cls)``, ``query(Cls)``):
+        its result is an instance of it, or, iterated, yields instances of it."""
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return []
+        positional = _positional(node)
+        if (
+            node.func.attr.value in self._unrelated.lookup_methods
+            and positional
+            and dotted_name(positional[-1]) is not None
+        ):
+            return [positional[-1]]
+        return []
+
+    def used_as_neither_branch(self, read: cst.BaseExpression) -> bool:
+        """``x.content.decode()``, ``x.content.plain``: an attribute that neither a string nor
+        a list has, so the code's author knows ``x.content`` to be something else."""
+        parent = self._index.parent(read)
+        return (
+            isinstance(parent, cst.Attribute)
+            and parent.value is read
+            and parent.attr.value not in BRANCH_ATTRIBUTES
+        )
+
+    def class_kind(self, cls: cst.BaseExpression, depth: int = 0) -> ContentKind | None:
+        """What a class says its instances' content field holds: TEXT or PARTS for the SPI's
+        text-only or parts-only types, OTHER for a class that is no message (an unrelated
+        module's or builtin, or a local class whose content field is declared otherwise, or
+        that derives from such a class); None when syntax cannot tell."""
+        qualified = self._index.names.qualified(cls)
+        if qualified is not None:
+            if qualified in self._spi.text_only_types:
+                return ContentKind.TEXT
+            if qualified in self._spi.parts_only_types:
+                return ContentKind.PARTS
+            if qualified in TEXT_TYPES or qualified in PART_COLLECTION_TYPES:
+                return None
+            if qualified.startswith("builtins.") or self._name_is_foreign(qualified, qualified):
+                return ContentKind.OTHER
+            return None
+        local = self._index.names.local_class(cls)
+        if local is None:
+            return None
+        declared = class_field_annotation(local, self._spi.content_fields)
+        if declared is not None:
+            return None if self.looks_like_content_annotation(declared) else ContentKind.OTHER
+        if depth < _MAX_BASE_DEPTH and any(
+            self.class_kind(base.value, depth + 1) is ContentKind.OTHER for base in local.bases
+        ):
+            return ContentKind.OTHER
+        return None
 
     def annotation(self, annotation: cst.BaseExpression) -> Literal["content", "foreign"] | None:
         """What an annotation says without a type checker: content, not a message, or unknown."""
@@ -192,6 +278,10 @@ def annotation_names(annotation: cst.BaseExpression) -> list[str]:
         except cst.ParserSyntaxError:
             return []
     return []
+
+
+def _positional(call: cst.Call) -> list[cst.BaseExpression]:
+    return [a.value for a in call.args if a.keyword is None and not a.star]
 
 
 def parse_name(dotted: str) -> cst.BaseExpression:

@@ -360,6 +360,7 @@ class FlowAnalysis:
             self._loops.append(loop)
             body_entry = entry.copy()
             self._assign(node.target, None, _element_of(iterated), body_entry)
+            self._bind_elements(node.target, node.iter, body_entry)
             body_env = self._exec_block(suite_body(node.body), body_entry)
             self._loops.pop()
             merged = join_all([entry, body_env, *loop.continues]) or entry
@@ -401,6 +402,8 @@ class FlowAnalysis:
                 foreign = self._evidence.is_foreign_call(item.item, env.foreign)
                 if isinstance(item.asname.name, cst.Name):
                     env.bind(item.asname.name.value, value, foreign=foreign)
+                    classes = self._evidence.instance_classes(item.item)
+                    self._bind_instance(env, item.asname.name.value, classes)
                 else:
                     self._assign(item.asname.name, None, None, env)
         return self._exec_block(suite_body(node.body), env)
@@ -438,6 +441,8 @@ class FlowAnalysis:
                 value_node, env.foreign
             )
             env.bind(target.value, value, foreign=foreign)
+            if value_node is not None:
+                self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
             self._summarise(target.value, value)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -652,6 +657,7 @@ class FlowAnalysis:
         while clause is not None and scope is not None:
             iterated = self._eval(clause.iter, scope)
             self._assign(clause.target, None, _element_of(iterated), scope)
+            self._bind_elements(clause.target, clause.iter, scope)
             for condition in clause.ifs:
                 self._eval(condition.test, scope)
                 scope = self._narrow(condition.test, scope, True)
@@ -682,9 +688,14 @@ class FlowAnalysis:
                 self._eval(arg.value, env)
         if self._evidence.receiver_is_foreign(receiver, env.foreign):
             return None
+        if self._evidence.used_as_neither_branch(node):
+            return None
         if not self._spi.dict_messages and _is_item_read(node):
             return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
         kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
+        if isinstance(receiver, (cst.Call, cst.Await)):
+            # ``query_one("#id", Static).content``: the class of the call's result says.
+            kind = self._field_kind_of_classes(self._evidence.instance_classes(receiver)) or kind
         if kind is ContentKind.OTHER:
             return None
         origin = Origin(node, self._line(node), self._text(receiver), "read")
@@ -714,7 +725,11 @@ class FlowAnalysis:
                 and not first.star
                 and string_value(first.value) in fields
             ):
-                return func.value, None
+                # The same value as ``m["content"]`` where present: one narrowing path for
+                # both, so ``isinstance(m.get("content"), str)`` narrows ``m["content"]``.
+                base = path_key(func.value)
+                path = f"{base}[{string_value(first.value)!r}]" if base is not None else None
+                return func.value, path
             if (
                 isinstance(func, cst.Name)
                 and func.value == "getattr"
@@ -860,16 +875,30 @@ class FlowAnalysis:
                 env.paths[f"{name}.{field}"] = kind
 
     def _field_kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
-        """TEXT when every class is a text-only type of the SPI, PARTS when every class is a
-        parts-only type; None otherwise (unknown, or a mix)."""
-        qualified = [self._index.names.qualified(c) for c in classes]
-        if not qualified or any(q is None for q in qualified):
+        """What instances of every one of ``classes`` hold in their content field (see
+        ``Evidence.class_kind``): TEXT when each is a text-only type of the SPI or no message,
+        PARTS when each is a parts-only type, OTHER when none is a message; None otherwise
+        (unknown, or a mix)."""
+        kinds = {self._evidence.class_kind(c) for c in classes}
+        if not kinds or None in kinds:
             return None
-        if all(q in self._spi.text_only_types for q in qualified):
+        if kinds == {ContentKind.TEXT, ContentKind.OTHER}:
             return ContentKind.TEXT
-        if all(q in self._spi.parts_only_types for q in qualified):
-            return ContentKind.PARTS
-        return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _bind_elements(
+        self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
+    ) -> None:
+        """``for w in app.query(Static)``: the loop variable is an instance of the class."""
+        if isinstance(target, cst.Name):
+            self._bind_instance(env, target.value, self._evidence.lookup_classes(iterated))
+
+    def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
+        """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
+        kind = self._field_kind_of_classes(classes) if classes else None
+        if kind is not None:
+            for field in self._spi.content_fields:
+                env.paths[f"{name}.{field}"] = kind
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.

@@ -628,14 +628,18 @@ class PositionClassifier:
             fact = self._types.expr(position)
             if fact is not None and fact.partner_is_text is not None:
                 return fact.partner_is_text
-        if is_text_literal(other):
+        return self._is_text(other) or assume_text
+
+    def _is_text(self, node: cst.BaseExpression) -> bool:
+        """A string by its syntax: a literal, ``str(...)``, or a ``+`` with one (``"a" + x``
+        is a str, or raises)."""
+        if is_text_literal(node):
             return True
-        if (
-            isinstance(other, cst.Call)
-            and self._index.names.qualified(other.func) == "builtins.str"
-        ):
-            return True
-        return assume_text
+        if isinstance(node, cst.Call):
+            return self._index.names.qualified(node.func) == "builtins.str"
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return self._is_text(node.left) or self._is_text(node.right)
+        return False
 
     def _is_non_preserving(self, annotation: cst.BaseExpression) -> bool:
         base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
