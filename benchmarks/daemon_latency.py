@@ -4,10 +4,11 @@ process, and answered by `loomlint daemon` (not a test).
     python3 benchmarks/daemon_latency.py [--rounds 3] [--codebase langchain-core]
 
 It uses the workspace `benchmarks/bench.py` prepares (run that once first): the codebase's
-tree under $LOOMLINT_BENCH_DIR (default <tmp>/loomlint-bench) and its venv, whose loomlint
-must be this checkout. Each round edits the same mid-sized module that reads content (a new
-local assignment before its first return, as bench.py's edit scenario does) and times, each
-on its own edit:
+tree under $LOOMLINT_BENCH_DIR (default <tmp>/loomlint-bench) and its venv, whose packages
+(mypy, the codebase's dependencies) serve this checkout's loomlint, put first on
+PYTHONPATH. Each round edits the same mid-sized module that reads content (a new local
+assignment before its first return, as bench.py's edit scenario does) and times, each on its
+own edit:
 
 - cold: `check --no-daemon`, with no result cache and an empty mypy cache;
 - warm: `check --no-daemon`, with both caches filled by the runs before;
@@ -53,6 +54,9 @@ def main() -> int:
         print(f"no prepared workspace at {work}: run benchmarks/bench.py first", file=sys.stderr)
         return 2
     loomlint = [str(python), "-c", "from loomlint.cli import console_main; console_main()"]
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(__file__).resolve().parents[1]), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
     edited = _edit_target([root / target for target in targets])
     original = edited.read_text(encoding="utf-8")
     print(f"{args.codebase}: editing a function body in {edited.relative_to(root)}", flush=True)
@@ -64,7 +68,7 @@ def main() -> int:
         def check(*flags: str, env: dict[str, str]) -> tuple[float, str, str]:
             started = time.perf_counter()
             done = subprocess.run(
-                [*loomlint, "check", "--quiet", "-v", *flags, "--", *targets],
+                [*loomlint, "check", "-v", *flags, "--", *targets],
                 cwd=root,
                 env={**os.environ, **env},
                 capture_output=True,

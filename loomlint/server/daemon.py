@@ -164,7 +164,7 @@ class Daemon:
             except Refused as exc:
                 _send(connection, {"event": "refused", "reason": str(exc)})
                 return
-            except Exception as exc:  # an internal error: the client checks on its own
+            except (Exception, SystemExit) as exc:  # an internal error: the client checks
                 _send(connection, {"event": "refused", "reason": f"internal error: {exc!r}"})
                 return
         _send(

@@ -153,7 +153,8 @@ class WarmMypy(MypyOracle):
             except OracleUnavailable:
                 self._reset()
                 raise
-            except Exception as exc:  # mypy's own bug: start again from scratch next time
+            except (Exception, SystemExit) as exc:  # mypy's own bug (its internal error
+                # report ends in SystemExit): start again from scratch next time
                 self._reset()
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 raise OracleUnavailable(f"mypy crashed: {detail}") from None
@@ -300,10 +301,54 @@ class WarmMypy(MypyOracle):
         manager.shadow_map.clear()
         manager.shadow_equivalence_map.clear()
         on_disk = [path for path in self._watcher.find_changed() if path in self._modules]
-        changed = self._modules_of([*on_disk, *sorted(self._overlaid), *forced], options)
+        # A forced file mypy has as it is on disk only needs its types read again (its
+        # cached result is stale: mypy re-processed something in it); updating it would
+        # also re-process everything that depends on it.
+        stale = {*on_disk, *self._overlaid}
+        unchanged = {p: f for p, f in forced.items() if p not in stale and p in self._modules}
+        changed = self._modules_of(
+            [*on_disk, *sorted(self._overlaid), *(p for p in forced if p not in unchanged)],
+            options,
+        )
         self._overlaid = set()
         if changed:
-            self._update_and_read(fine, changed, forced, consumer, result)
+            self._update_and_read(
+                fine,
+                changed,
+                {p: f for p, f in forced.items() if p not in unchanged},
+                consumer,
+                result,
+            )
+        for path, source in unchanged.items():
+            self._recheck(fine, path, source, consumer, result)
+
+    def _recheck(
+        self,
+        fine: FineGrainedBuildManager,
+        path: str,
+        source: SourceFile,
+        consumer: FactsConsumer | None,
+        result: OracleResult,
+    ) -> None:
+        """Type-check one module of the build again, as it stands, for its types: no
+        parsing or semantic analysis, nothing else re-processed."""
+        state = fine.graph.get(self._modules[path])
+        if fine.blocking_error is not None or state is None or state.tree is None:
+            result.failures[source.path] = "mypy could not update this file's types"
+            return
+        checker = state.type_checker()
+        # mypy's errors are kept only during an update (each starts afresh) and nobody reads
+        # them in between; a file's flushed errors would refuse this check's.
+        fine.manager.errors.reset()
+        checker.reset()
+        # As mypy's fine-grained update re-checks a target (mypy.server.update).
+        checker.pass_num = 0
+        checker.last_pass = 3
+        with state.wrap_context():
+            checker.check_first_pass()
+            while checker.check_second_pass(allow_constructor_cache=False):
+                pass
+        self._take_facts(source, state, state.type_map(), consumer, result)
 
     def _options_for(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
         sources, options = self._mypy_options(paths)

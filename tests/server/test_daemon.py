@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import importlib.util
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -408,18 +409,17 @@ async def _editor_and_terminal(project: Path, runtime: Path) -> None:
 
 
 def test_a_daemon_running_other_loomlint_code_declines(
-    project: Path, runtime: Path, daemon: Daemon
+    project: Path, runtime: Path, daemon: Daemon, tmp_path: Path
 ) -> None:
-    # An editable install edited since the daemon started: its judgement may differ.
-    spec = importlib.util.find_spec("loomlint.server")
+    # Another copy of loomlint (an editable install edited since the daemon started, say):
+    # its code may judge otherwise, so the daemon declines and the check runs here.
+    spec = importlib.util.find_spec("loomlint")
     assert spec is not None and spec.origin is not None
-    source = Path(spec.origin)
-    before = source.stat()
-    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
-    try:
-        done = loomlint(project, runtime, "check", "-v")
-    finally:
-        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    package = Path(spec.origin).parent
+    other = tmp_path / "other-loomlint"
+    shutil.copytree(package, other / "loomlint", copy_function=shutil.copy)  # new mtimes
+    shutil.copytree(package.parent / "rules", other / "rules", copy_function=shutil.copy)
+    done = loomlint(project, runtime, "check", "-v", PYTHONPATH=str(other))
     assert (
         "note: daemon: the daemon declined: it runs another loomlint, mypy or Python "
         "environment (restart it: loomlint daemon stop; loomlint daemon start); checking here"
