@@ -41,10 +41,10 @@ from loomlint.safefiles import (
     replace_file,
 )
 
-_FORMAT = 2
+_FORMAT = 3
 CACHE_DIR_NAME = ".loomlint_cache"
-_BUILD_FILE = "build-v2.json"
-_COMPILABLE_FILE = "compilable-v2.json"
+_BUILD_FILE = f"build-v{_FORMAT}.json"
+_COMPILABLE_FILE = f"compilable-v{_FORMAT}.json"
 _GITIGNORE = b"# Created by loomlint.\n*\n"
 # No cache file is near this size; a bigger one is a miss, unread.
 _MAX_FILE_BYTES = 64 << 20
@@ -176,8 +176,17 @@ class ResultCache:
         except (KeyError, TypeError, ValueError, RecursionError):
             return None
         key = entry.get("dependency_key")
+        unresolved: object = entry.get("unresolved_imports", [])
+        if not isinstance(unresolved, list) or not all(
+            isinstance(module, str) for module in cast("list[object]", unresolved)
+        ):
+            return None
         return CachedResult(
-            FileResult(path=path, diagnostics=diagnostics),
+            FileResult(
+                path=path,
+                diagnostics=diagnostics,
+                unresolved_imports=tuple(cast("list[str]", unresolved)),
+            ),
             key if isinstance(key, str) else None,
         )
 
@@ -186,6 +195,8 @@ class ResultCache:
             **self._identity(path, digest),
             "dependency_key": dependency_key,
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
+            # Judged without types there: the run's warning names them again.
+            "unresolved_imports": list(result.unresolved_imports),
         }
         self._write(self._results, self._entry_name(path), entry)
 

@@ -29,6 +29,7 @@ from loomlint.analysis.oracle import (
     OracleUnavailable,
     SourceFile,
     TypeOracle,
+    dependency_key_holds,
 )
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import (
@@ -184,13 +185,10 @@ class _Run:
             for path, result_of in self._pending.items():
                 result = results[path] = result_of()
                 self._tick()
-                # A result judged without types is not kept: once the types are found (the
-                # package installed), the file must be judged with them.
-                if (
-                    self._cache is not None
-                    and not result.degraded
-                    and not result.unresolved_imports
-                ):
+                # A result judged without types because mypy failed is not kept. One judged
+                # without types because an import was not found is: the dependency key of its
+                # file moves when the package is installed, and the file is judged again.
+                if self._cache is not None and not result.degraded:
                     self._cache.put(path, digests[path], result, self._keys.get(path))
             self._mark("analysed")
             if self._cache is not None and self._compilable - self._known_compilable:
@@ -301,15 +299,19 @@ class _Run:
             hit = cached[path]
             if hit is None or texts[path] is None or path in oracle.failures or path in rejected:
                 continue
-            if oracle.dependency_keys.get(path) == hit.dependency_key:
+            if dependency_key_holds(hit.dependency_key, oracle.dependency_keys.get(path)):
                 results[path] = hit.result
                 self._tick()
+            elif path in oracle.spare:
+                # mypy checked it all the same: no second build for it.
+                consumer.accept(path, oracle.spare[path])
             else:
                 stale.append(path)
         if stale:
             # The interface of a module they depend on moved: build again with them forced.
             again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
             consumer.settle()
+            self._mark(f"mypy built again for {len(stale)} cached files whose dependencies moved")
             if again is not None:
                 oracle.failures.update(again.failures)
                 oracle.inputs.update(again.inputs)

@@ -37,7 +37,8 @@ class CheckedModuleHook(Plugin):
         super().__init__(options)
         self._wanted = modules
         self._take = take
-        self._states: dict[int, State] = {}
+        # By module id: a module mypy finds stale is parsed only later, in the build.
+        self._states: dict[str, State] = {}
         # None until the graph is loaded; then whether modules are handed over as checked.
         self.attached: bool | None = None
 
@@ -49,18 +50,15 @@ class CheckedModuleHook(Plugin):
         states = build_states(self.options)
         self.attached = bool(states)
         if self.attached:
-            self._states = {
-                id(state.tree): state
-                for state in states
-                if state.id in self._wanted and state.tree is not None
-            }
+            self._states = {state.id: state for state in states if state.id in self._wanted}
         else:
             self.options.preserve_asts = True
             self.options.export_types = True
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
-        state = self._states.pop(id(file), None)
+        state = self._states.get(file.fullname)
         if state is not None and state.tree is file:
+            del self._states[file.fullname]
             self._take(file, state.type_map(), state.options)
         return set()
 

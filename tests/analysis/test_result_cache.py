@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import loomlint.workers
+from loomlint.analysis.oracle import MypyOracle, SourceFile
 from loomlint.config import CliOverrides, load_settings
 from loomlint.diagnostics import FileResult
 from loomlint.runner import run_check
@@ -115,3 +116,24 @@ def test_nothing_changed_needs_no_mypy_build(
     monkeypatch.setattr(loomlint.analysis.oracle.MypyOracle, "analyze", counting)
     assert _findings(tmp_path) == expected
     assert len(calls) == 1
+
+
+def test_a_stale_cached_file_that_mypy_checked_anyway_needs_no_second_build(
+    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "use.py").write_text(USE)
+    (tmp_path / "dep.py").write_text(TEXT_ONLY)
+    assert _findings(tmp_path) == []
+    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    builds: list[list[str]] = []
+    build = MypyOracle._build
+
+    def counted(oracle: MypyOracle, files: list[SourceFile], consumer: object) -> object:
+        builds.append(sorted(Path(f.path).name for f in files if f.force))
+        return build(oracle, files, consumer)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MypyOracle, "_build", counted)
+    # mypy checks use.py again (a type it reads moved): its facts from that one build serve.
+    assert _findings(tmp_path) == [("use.py", 4, 12, "LML001")]
+    assert builds == [["dep.py"]]

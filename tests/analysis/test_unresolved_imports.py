@@ -4,6 +4,7 @@ says which imports were unresolved and what to do: it never passes silently."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +17,15 @@ LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
 UNRELATED = (
     "import requests\n\n\ndef body(url: str) -> bytes:\n    return requests.get(url).content\n"
 )
+CHECKED = ("app.py", "fetch.py")
 FINDINGS = findings("app.py")
 
 
-def _check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _check(root: Path, *args: str, timings: bool = False) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [LOOMLINT, "check", "--preset", "langchain", *args],
         cwd=root,
+        env={**os.environ, "LOOMLINT_TIMINGS": "1"} if timings else None,
         capture_output=True,
         text=True,
         check=False,
@@ -57,3 +60,31 @@ def test_resolved_spi_types_say_nothing(project: Path) -> None:
     result = _check(project, "-q")
     assert (result.returncode, result.stderr) == (1, "")
     assert result.stdout == FINDINGS.replace("LML003 content", "LML003 [*] content")
+
+
+@pytest.mark.slow
+def test_an_unresolved_result_is_cached_until_the_package_is_found(project: Path) -> None:
+    (project / "mypy.ini").write_text(
+        "[mypy]\nno_site_packages = True\nmypy_path = stubs\n", encoding="utf-8"
+    )
+    (project / "stubs").mkdir()
+    # The files named: the stubs added below are not checked, so the same files are built.
+    first = _check(project, "-q", *CHECKED)
+    assert (first.returncode, first.stdout, first.stderr) == (1, FINDINGS, UNRESOLVED_WARNING)
+    warm = _check(project, "-q", *CHECKED, timings=True)
+    assert "nothing the last build read has changed: no mypy build" in warm.stderr
+    assert (warm.returncode, warm.stdout) == (1, FINDINGS)
+    assert warm.stderr.endswith(UNRESOLVED_WARNING)
+    # The package appears where mypy looks for it: the files are judged with its types.
+    package = project / "stubs" / "langchain_core"
+    package.mkdir()
+    (package / "__init__.pyi").write_text("", encoding="utf-8")
+    (package / "messages.pyi").write_text(
+        "from typing import Any\n\n\nclass AIMessage:\n"
+        "    content: str | list[str | dict[str, Any]]\n    @property\n"
+        "    def text(self) -> str: ...\n",
+        encoding="utf-8",
+    )
+    found = _check(project, "-q", *CHECKED)
+    assert (found.returncode, found.stderr) == (1, "")
+    assert found.stdout == FINDINGS.replace("LML003 content", "LML003 [*] content")

@@ -1,0 +1,86 @@
+"""A cached result stands while its file's types cannot have changed: while no dependency's
+interface has moved, or while no text any of its dependencies stands on has (mypy's interface
+hash of an unchanged module can differ from one build to the next)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loomlint.analysis.oracle import MypyOracle, SourceFile, dependency_key_holds
+from loomlint.config import CliOverrides, load_settings
+
+# app imports middle, which imports leaf: leaf is not among app's own imports.
+MIDDLE = "from leaf import make\n\nvalue = make()\n"
+APP = "from middle import value\n\n\ndef show() -> str:\n    return str(value)\n"
+
+
+def _keys(root: Path) -> tuple[str, str]:
+    """The interfaces' and the sources' digest of app.py's dependency key."""
+    settings = load_settings(root, overrides=CliOverrides())
+    files = [SourceFile(name, (root / name).read_text()) for name in ("app.py",)]
+    key = MypyOracle(settings.spi).analyze(files, None).dependency_keys["app.py"]
+    interfaces, _, sources = key.partition(":")
+    return interfaces, sources
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / ".mypy_cache"))
+    (tmp_path / "leaf.py").write_text("def make() -> int:\n    return 1\n")
+    (tmp_path / "middle.py").write_text(MIDDLE)
+    (tmp_path / "app.py").write_text(APP)
+    return tmp_path
+
+
+@pytest.mark.slow
+def test_a_body_edit_two_imports_away_moves_the_sources_digest_only(project: Path) -> None:
+    before = _keys(project)
+    assert _keys(project) == before  # warm, from mypy's cache: the same key
+    # Of another size: mypy, which keeps mtimes in whole seconds, would miss it otherwise.
+    (project / "leaf.py").write_text("def make() -> int:\n    return 22\n")
+    interfaces, sources = _keys(project)
+    assert interfaces == before[0]
+    assert sources != before[1]
+    assert dependency_key_holds(":".join(before), f"{interfaces}:{sources}")
+
+
+@pytest.mark.slow
+def test_an_interface_edit_two_imports_away_moves_both_digests(project: Path) -> None:
+    before = _keys(project)
+    (project / "leaf.py").write_text("def make() -> str:\n    return ''\n")
+    interfaces, sources = _keys(project)
+    assert interfaces != before[0]
+    assert sources != before[1]
+    assert not dependency_key_holds(":".join(before), f"{interfaces}:{sources}")
+
+
+@pytest.mark.slow
+def test_an_import_found_at_last_moves_both_digests(project: Path) -> None:
+    (project / "leaf.py").unlink()
+    (project / "middle.py").write_text("from leaf import make  # type: ignore\n\nvalue = make()\n")
+    before = _keys(project)
+    (project / "leaf.py").write_text("def make() -> int:\n    return 1\n")
+    interfaces, sources = _keys(project)
+    assert interfaces != before[0]
+    assert sources != before[1]
+
+
+@pytest.mark.parametrize(
+    ("recorded", "current", "holds"),
+    [
+        ("i1:s1", "i1:s1", True),
+        ("i1:s1", "i1:s2", True),  # a body edit somewhere below
+        ("i1:s1", "i2:s1", True),  # mypy's interface hash moved, no text did
+        ("i1:s1", "i2:s2", False),
+        ("i1", "i1", False),  # a key of an older format
+        (None, "i1:s1", False),
+        ("i1:s1", None, False),
+    ],
+)
+def test_either_digest_holding_keeps_the_result(
+    recorded: str | None, current: str | None, holds: bool
+) -> None:
+    assert dependency_key_holds(recorded, current) is holds
