@@ -317,6 +317,10 @@ class _TargetCrash(Exception):
         self.reason = reason
 
 
+# How a key of two digests begins (the language server's keys are of another kind).
+_TWO_DIGESTS = "digests:"
+
+
 def _dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> str:
     """What a module's types depend on besides its own text: the options that shape its types,
     mypy's version, the imports mypy could not find, and its dependencies (mypy records
@@ -343,7 +347,7 @@ def _dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> s
             name + (dependency_state.interface_hash if dependency_state else b"-") + b"\0"
         )
         sources.update(name + closures.get(dependency, b"-") + b"\0")
-    return f"{interfaces.hexdigest()}:{sources.hexdigest()}"
+    return f"{_TWO_DIGESTS}{interfaces.hexdigest()}:{sources.hexdigest()}"
 
 
 def _closure_digests(graph: Graph) -> dict[str, bytes]:
@@ -381,13 +385,15 @@ def _source_hash(state: State) -> str:
 
 def dependency_key_holds(recorded: str | None, current: str | None) -> bool:
     """Whether a cached result, made when a file's dependency key was ``recorded``, still
-    stands now that it is ``current``: no dependency's interface moved, or none's text did."""
+    stands now that it is ``current``. A key of this oracle's two digests holds while no
+    dependency's interface moved, or none's text did; any other key (the language server's)
+    holds while it is the same."""
     if recorded is None or current is None:
         return False
-    recorded_interfaces, _, recorded_sources = recorded.partition(":")
-    current_interfaces, _, current_sources = current.partition(":")
-    if not recorded_sources or not current_sources:
-        return False
+    if not (recorded.startswith(_TWO_DIGESTS) and current.startswith(_TWO_DIGESTS)):
+        return recorded == current
+    recorded_interfaces, _, recorded_sources = recorded.removeprefix(_TWO_DIGESTS).partition(":")
+    current_interfaces, _, current_sources = current.removeprefix(_TWO_DIGESTS).partition(":")
     return recorded_interfaces == current_interfaces or recorded_sources == current_sources
 
 

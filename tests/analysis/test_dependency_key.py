@@ -21,8 +21,12 @@ def _keys(root: Path) -> tuple[str, str]:
     settings = load_settings(root, overrides=CliOverrides())
     files = [SourceFile(name, (root / name).read_text()) for name in ("app.py",)]
     key = MypyOracle(settings.spi).analyze(files, None).dependency_keys["app.py"]
-    interfaces, _, sources = key.partition(":")
+    interfaces, _, sources = key.removeprefix("digests:").partition(":")
     return interfaces, sources
+
+
+def _key(interfaces: str, sources: str) -> str:
+    return f"digests:{interfaces}:{sources}"
 
 
 @pytest.fixture
@@ -44,7 +48,7 @@ def test_a_body_edit_two_imports_away_moves_the_sources_digest_only(project: Pat
     interfaces, sources = _keys(project)
     assert interfaces == before[0]
     assert sources != before[1]
-    assert dependency_key_holds(":".join(before), f"{interfaces}:{sources}")
+    assert dependency_key_holds(_key(*before), _key(interfaces, sources))
 
 
 @pytest.mark.slow
@@ -54,7 +58,7 @@ def test_an_interface_edit_two_imports_away_moves_both_digests(project: Path) ->
     interfaces, sources = _keys(project)
     assert interfaces != before[0]
     assert sources != before[1]
-    assert not dependency_key_holds(":".join(before), f"{interfaces}:{sources}")
+    assert not dependency_key_holds(_key(*before), _key(interfaces, sources))
 
 
 @pytest.mark.slow
@@ -71,13 +75,15 @@ def test_an_import_found_at_last_moves_both_digests(project: Path) -> None:
 @pytest.mark.parametrize(
     ("recorded", "current", "holds"),
     [
-        ("i1:s1", "i1:s1", True),
-        ("i1:s1", "i1:s2", True),  # a body edit somewhere below
-        ("i1:s1", "i2:s1", True),  # mypy's interface hash moved, no text did
-        ("i1:s1", "i2:s2", False),
-        ("i1", "i1", False),  # a key of an older format
-        (None, "i1:s1", False),
-        ("i1:s1", None, False),
+        ("digests:i1:s1", "digests:i1:s1", True),
+        ("digests:i1:s1", "digests:i1:s2", True),  # a body edit somewhere below
+        ("digests:i1:s1", "digests:i2:s1", True),  # mypy's interface hash moved, no text did
+        ("digests:i1:s1", "digests:i2:s2", False),
+        ("i1:s1", "digests:i1:s1", False),  # a key of another kind
+        ("epoch:app:1", "epoch:app:1", True),  # the language server's keys: while the same
+        ("epoch:app:1", "epoch:app:2", False),
+        (None, "digests:i1:s1", False),
+        ("digests:i1:s1", None, False),
     ],
 )
 def test_either_digest_holding_keeps_the_result(
