@@ -50,13 +50,11 @@ def analyze_source(
 ) -> FileResult:
     """Analyse one file. ``types_failure`` says why types were requested but are missing.
 
-    A file where mypy could not find the module defining a content read's receiver (its
-    ``unresolved`` imports) is judged without types, as ``--no-types`` would judge it: those
-    reads are typed ``Any``, and types would let them pass unseen.
+    Where mypy could not find the module defining a content read's receiver (the file's
+    ``unresolved`` imports), that read and what flows from it are typed ``Any``: they are
+    judged as ``--no-types`` would judge them (``TypeView.covered``), the rest by types.
     """
     unresolved = types.unresolved if types is not None else ()
-    if unresolved:
-        types = None
     deadline = Deadline()
     verdict = over_size(source) or judge(source)
     if (

@@ -172,6 +172,7 @@ class FactCollector:
             groups.setdefault((tracked.line, tracked.family), []).append(tracked)
         exprs: dict[NodeKey, ExprFact] = {}
         callees: dict[NodeKey, CalleeFact] = {}
+        untyped: set[NodeKey] = set()
         for (line, family), members in groups.items():
             members.sort(key=lambda t: (t.column, t.end_line, t.end_column))
             for ordinal, tracked in enumerate(members):
@@ -179,6 +180,8 @@ class FactCollector:
                 fact = self._fact(tracked.node)
                 if fact is not None:
                     exprs[key] = fact
+                elif self._unresolved_module(self._types.get(tracked.node)) is not None:
+                    untyped.add(key)
                 callee = self._callees.get(id(tracked.node))
                 if callee is not None:
                     callees[key] = callee
@@ -188,6 +191,7 @@ class FactCollector:
             family_counts={key: len(members) for key, members in groups.items()},
             unchecked=tuple(self._unchecked),
             unresolved=tuple(self._unresolved),
+            untyped=frozenset(untyped),
         )
 
     def _fact(self, node: Expression) -> ExprFact | None:
@@ -429,14 +433,20 @@ class FactCollector:
     def _note_unresolved(self, receiver: Type | None) -> None:
         """A content read whose receiver mypy types ``Any`` because the module defining it
         could not be found: types say nothing about that read, and must not hide it."""
-        missing = _missing_import(receiver)
+        module = self._unresolved_module(receiver)
+        if module is not None:
+            self._unresolved.setdefault(module, None)
+
+    def _unresolved_module(self, typ: Type | None) -> str | None:
+        """The module mypy could not find that ``typ`` (``Any``) stands in for a name of,
+        unless it is one whose values are never messages (requests' ``.content`` is bytes)."""
+        missing = _missing_import(typ)
         if missing is None:
-            return
+            return None
         local = missing.removeprefix(self._module_name + ".")
         head = local.split(".", 1)[0]
         module = self._imported_from.get(head, missing)
-        if not _UNRELATED.is_unrelated_module(module):  # requests' .content is never a message
-            self._unresolved.setdefault(module, None)
+        return None if _UNRELATED.is_unrelated_module(module) else module
 
     def _note_receiver_attributes(self, read: MemberExpr, receiver: Type | None) -> None:
         """Which of the SPI's attribute accessors (``msg.text``) the read's receiver declares."""

@@ -414,12 +414,20 @@ class _BlockingMessages:
         self._recent.extend(new_messages)
 
 
+# One line of mypy's report: ``path:line: error: ...`` (the line, and a column, are optional).
+_REPORTED = re.compile(r"(?P<path>.+?)(?::\d+)*: (?P<severity>error|note|warning): ")
+
+
 def _blocking_error(
     messages: list[str], targets: dict[str, str] | dict[str, SourceFile]
 ) -> Exception:
-    for message in messages:
-        path = message.split(":", 1)[0]
-        abspath = os.path.abspath(path)
+    # The blocking error is the last one mypy reported before it stopped; the errors before it
+    # (a missing import, say) did not stop it.
+    for message in reversed(messages):
+        reported = _REPORTED.match(message)
+        if reported is None or reported["severity"] != "error":
+            continue
+        abspath = os.path.abspath(reported["path"])
         if abspath in targets:
             return _TargetCrash(abspath, f"mypy stopped with a blocking error: {message}")
     return OracleUnavailable(_first_lines("\n".join(messages)))

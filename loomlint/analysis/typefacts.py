@@ -87,8 +87,11 @@ class FileTypes:
     # Line ranges (inclusive) of function bodies mypy did not type-check (unannotated defs).
     unchecked: tuple[tuple[int, int], ...] = ()
     # Modules mypy could not find (not installed where loomlint runs, or a missing import)
-    # that define the receiver of a content read: such a file is judged without types.
+    # that define the receiver of a content read: named in the run's warning.
     unresolved: tuple[str, ...] = ()
+    # Expressions mypy types ``Any`` for a name of such a module (a message, or what was read
+    # from one): types say nothing of them, so they are judged as without types.
+    untyped: frozenset[NodeKey] = frozenset()
 
     def is_unchecked(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.unchecked)

@@ -1,9 +1,10 @@
 """The type oracle's facts, looked up by LibCST node.
 
 A node is *covered* when the oracle analysed its file, its (line, family) group has the same
-number of members on both sides (so ordinals identify the same nodes), and it is not inside a
-function mypy left unchecked. Only covered nodes are judged by types; the rest fall back to the
-syntactic flow.
+number of members on both sides (so ordinals identify the same nodes), it is not inside a
+function mypy left unchecked, and mypy did not type it ``Any`` for want of a module it could not
+find (the SPI's package not installed where loomlint runs). Only covered nodes are judged by
+types; the rest fall back to the syntactic flow, as ``--no-types`` judges them.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class TypeView:
         key = self._index.keys.get(node)
         if key is None or (key[0], key[1]) not in self._agreeing:
             return False
-        return not self._types.is_unchecked(key[0])
+        return not self._types.is_unchecked(key[0]) and key not in self._types.untyped
 
     def expr(self, node: cst.BaseExpression) -> ExprFact | None:
         """The fact for a covered node (None: the oracle knows it, and it is not interesting)."""

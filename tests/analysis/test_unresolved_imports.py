@@ -88,3 +88,31 @@ def test_an_unresolved_result_is_cached_until_the_package_is_found(project: Path
     found = _check(project, "-q", *CHECKED)
     assert (found.returncode, found.stderr) == (1, "")
     assert found.stdout == FINDINGS.replace("LML003 content", "LML003 [*] content")
+
+
+@pytest.mark.slow
+def test_only_the_reads_of_unresolved_types_are_judged_without_types(project: Path) -> None:
+    # open_deep_research's shape: one file reads a message of a package mypy cannot find, and
+    # a field of a class of its own project that holds a str; types still judge the second.
+    (project / "mypy.ini").write_text("[mypy]\nno_site_packages = True\n", encoding="utf-8")
+    (project / "notes.py").write_text(
+        "class Note:\n    content: str = ''\n\n\ndef load() -> Note:\n    return Note()\n",
+        encoding="utf-8",
+    )
+    (project / "app.py").write_text(
+        "from notes import load\n"
+        + APP
+        + "\n\ndef tidy() -> str:\n    return load().content.strip()\n\n\n"
+        + "def echo(reply: AIMessage) -> str:\n    text = reply.content\n    return text.strip()\n",
+        encoding="utf-8",
+    )
+    result = _check(project, "-q")
+    assert (result.returncode, result.stderr) == (1, UNRESOLVED_WARNING)
+    assert result.stdout == (
+        "app.py:6:31: LML003 content of `reply` is coerced to str by an f-string; use .text\n"
+        "app.py:10:12: LML001 content of `reply` is used as one branch by `.split()`, but it "
+        "may be a list of parts; narrow it with isinstance() first, or use .text\n"
+        "app.py:19:12: LML001 content of `reply` (read at line 18, held in `text`) is used as "
+        "one branch by `.strip()`, but it may be a list of parts; narrow it with isinstance() "
+        "first, or use .text\n"
+    )
