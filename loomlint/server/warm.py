@@ -49,6 +49,7 @@ from loomlint.analysis.oracle import (
     SourceFile,
     TypeOracle,
 )
+from loomlint.analysis.typefacts import FileTypes
 from loomlint.spi import SpiModel
 
 # Files of the project whose syntax error stops the first build are left out of it, one at a
@@ -98,6 +99,8 @@ class WarmMypy(MypyOracle):
         # epoch tells this build's keys from those of any build before it.
         self._epoch = secrets.token_hex(8)
         self._processed: dict[str, int] = {}
+        # The facts last read for each module from the file on disk (``on_disk``).
+        self._read_facts: dict[str, FileTypes] = {}
 
     @property
     def started(self) -> bool:
@@ -129,9 +132,11 @@ class WarmMypy(MypyOracle):
         def run(result: OracleResult) -> FineGrainedBuildManager:
             taken: set[str] = set()
             manager = self._manager or self._start({}, result, forced, consumer, taken)
+            before = dict(self._processed)
             self._update_on_disk(
                 manager, {p: f for p, f in forced.items() if p not in taken}, consumer, result
             )
+            self._confirm_unchanged(manager, wanted, before)
             for path, source in wanted.items():
                 module = self._modules.get(path) or path
                 result.dependency_keys[source.path] = (
@@ -140,6 +145,26 @@ class WarmMypy(MypyOracle):
             return manager
 
         return self._guarded(run)
+
+    def _confirm_unchanged(
+        self,
+        fine: FineGrainedBuildManager,
+        wanted: Mapping[str, SourceFile],
+        before: Mapping[str, int],
+    ) -> None:
+        """An unforced file whose module mypy re-processed keeps its dependency key when
+        its facts are still those last read: its result stands, and it is not analysed
+        again. (mypy re-processes much that does not change: on langchain-core, after any
+        edit, the methods a plugin generates in every model class of the import cycle.)"""
+        for path, source in wanted.items():
+            module = self._modules.get(path)
+            if source.force or module is None:
+                continue
+            if self._processed.get(module, 0) == before.get(module, 0):
+                continue
+            known = self._read_facts.get(module)
+            if known is not None and self._recheck(fine, path, source, None) == known:
+                self._processed[module] = before.get(module, 0)
 
     def _guarded(self, work: Callable[[OracleResult], FineGrainedBuildManager]) -> OracleResult:
         result = OracleResult()
@@ -170,6 +195,7 @@ class WarmMypy(MypyOracle):
         self._options = None
         self._modules.clear()
         self._processed.clear()
+        self._read_facts.clear()
         self._epoch = secrets.token_hex(8)
         self._fscache = FileSystemCache()
         self._watcher = FileSystemWatcher(self._fscache)
@@ -273,16 +299,25 @@ class WarmMypy(MypyOracle):
         types: dict[Expression, Type],
         consumer: FactsConsumer | None,
         result: OracleResult,
-    ) -> None:
+        *,
+        on_disk: bool = True,
+    ) -> FileTypes | None:
+        """The file's facts, passed on to ``consumer`` and kept in ``result``; read from
+        the file on disk, they are also remembered (``_confirm_unchanged``)."""
         assert state.tree is not None
         try:
             facts = self._facts_of(source, state.tree, types, state.options, consumer)
         except Exception as exc:  # loomlint's own bug: this file goes without types
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             result.failures[source.path] = f"internal error while reading mypy's types ({detail})"
-            return
+            facts = None
+        if on_disk and facts is not None:
+            self._read_facts[state.id] = facts
+        elif on_disk:
+            self._read_facts.pop(state.id, None)
         if facts is not None:
             result.files[source.path] = facts
+        return facts
 
     def _update_on_disk(
         self,
@@ -318,6 +353,7 @@ class WarmMypy(MypyOracle):
                 {p: f for p, f in forced.items() if p not in unchanged},
                 consumer,
                 result,
+                on_disk=True,
             )
         for path, source in unchanged.items():
             self._recheck(fine, path, source, consumer, result)
@@ -328,14 +364,16 @@ class WarmMypy(MypyOracle):
         path: str,
         source: SourceFile,
         consumer: FactsConsumer | None,
-        result: OracleResult,
-    ) -> None:
+        result: OracleResult | None = None,
+    ) -> FileTypes | None:
         """Type-check one module of the build again, as it stands, for its types: no
-        parsing or semantic analysis, nothing else re-processed."""
+        parsing or semantic analysis, nothing else re-processed. Without ``result``, only
+        to compare its facts: nothing is remembered."""
         state = fine.graph.get(self._modules[path])
         if fine.blocking_error is not None or state is None or state.tree is None:
-            result.failures[source.path] = "mypy could not update this file's types"
-            return
+            if result is not None:
+                result.failures[source.path] = "mypy could not update this file's types"
+            return None
         checker = state.type_checker()
         # mypy's errors are kept only during an update (each starts afresh) and nobody reads
         # them in between; a file's flushed errors would refuse this check's.
@@ -348,7 +386,14 @@ class WarmMypy(MypyOracle):
             checker.check_first_pass()
             while checker.check_second_pass(allow_constructor_cache=False):
                 pass
-        self._take_facts(source, state, state.type_map(), consumer, result)
+        return self._take_facts(
+            source,
+            state,
+            state.type_map(),
+            consumer,
+            result or OracleResult(),
+            on_disk=result is not None,
+        )
 
     def _options_for(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
         sources, options = self._mypy_options(paths)
@@ -389,7 +434,9 @@ class WarmMypy(MypyOracle):
             [*wanted, *on_disk, *sorted(self._overlaid - set(buffers))], options
         )
         self._overlaid = set(buffers)
-        self._update_and_read(fine, changed, {p: buffers[p] for p in wanted}, consumer, result)
+        self._update_and_read(
+            fine, changed, {p: buffers[p] for p in wanted}, consumer, result, on_disk=False
+        )
         return fine
 
     def _update_and_read(
@@ -399,6 +446,8 @@ class WarmMypy(MypyOracle):
         wanted: Mapping[str, SourceFile],
         consumer: FactsConsumer | None,
         result: OracleResult,
+        *,
+        on_disk: bool,
     ) -> None:
         """Update the ``changed`` modules; read the types of the ``wanted`` files."""
         manager = fine.manager
@@ -421,7 +470,9 @@ class WarmMypy(MypyOracle):
                         f" (a blocking error in {blocked[1]})" if blocked is not None else ""
                     )
                 else:
-                    self._take_facts(source, state, manager.all_types, consumer, result)
+                    self._take_facts(
+                        source, state, manager.all_types, consumer, result, on_disk=on_disk
+                    )
         finally:
             manager.all_types.clear()
             manager.options.export_types = False
