@@ -426,3 +426,31 @@ def test_a_daemon_running_other_loomlint_code_declines(
     ) in done.stderr
     assert done.stdout == EVERYTHING
     assert ANSWERED in loomlint(project, runtime, "check", "-v").stderr
+
+
+def test_a_file_mypy_re_processed_keeps_its_result_when_its_types_did_not_change(
+    project: Path, runtime: Path
+) -> None:
+    # The daemon's timings (in its log) say how many files each check analysed.
+    started = loomlint(project, runtime, "daemon", "start", LOOMLINT_TIMINGS="1")
+    assert started.returncode == 0, started.stderr
+    pid = int(started.stdout.split()[3])
+    try:
+        assert loomlint(project, runtime, "check", "-v", "pkg").stdout.startswith(SHOUT)
+        # A new parameter name: mypy re-processes `show` in app.py, whose types stay.
+        (project / "pkg" / "helpers.py").write_text(HELPERS.replace("(message:", "(msg:"))
+        done = loomlint(project, runtime, "check", "-v", "pkg")
+        assert ANSWERED in done.stderr
+        assert done.stdout == SHOUT + "Found 1 finding (1 fixable with `loomlint fix`).\n"
+        (log,) = (runtime / "loomlint").glob("*.log")
+        planned = [
+            line.split("planned: ")[1]
+            for line in log.read_text().splitlines()
+            if "planned: " in line
+        ]
+        # The warm-up, the first check (nothing to analyse), then only helpers.py.
+        assert planned[-1] == "1 files to analyse"
+    finally:
+        loomlint(project, runtime, "daemon", "stop")
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
