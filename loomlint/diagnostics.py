@@ -73,3 +73,6 @@ class FileResult:
     # Modules mypy could not find that define the receiver of a content read in the file:
     # the file was judged without types (as ``--no-types`` would), and the run says so.
     unresolved_imports: tuple[str, ...] = ()
+    # Seconds the analysis spent in each phase (LibCST parse, flow, ...), for LOOMLINT_TIMINGS:
+    # not part of the result, never cached.
+    phase_seconds: dict[str, float] = field(default_factory=dict[str, float], compare=False)

@@ -136,6 +136,7 @@ class _Run:
         self._compilable: set[str] = set()
         # Why mypy could not run at all, when it could not.
         self._mypy_unavailable: str | None = None
+        self._fact_seconds = 0.0
 
     def _mark(self, phase: str) -> None:
         if self._timings:
@@ -182,8 +183,14 @@ class _Run:
             else:
                 self._plan_with_types(relevant, sources, cached, results, pool)
             self._mark(f"planned: {len(self._pending)} files to analyse")
+            phases: dict[str, float] = {}
+            waited = 0.0
             for path, result_of in self._pending.items():
+                started = time.perf_counter()
                 result = results[path] = result_of()
+                waited += time.perf_counter() - started
+                for phase, seconds in result.phase_seconds.items():
+                    phases[phase] = phases.get(phase, 0.0) + seconds
                 self._tick()
                 # A result judged without types because mypy failed is not kept. One judged
                 # without types because an import was not found is: the dependency key of its
@@ -191,6 +198,7 @@ class _Run:
                 if self._cache is not None and not result.degraded:
                     self._cache.put(path, digests[path], result, self._keys.get(path))
             self._mark("analysed")
+            self._mark_phases(phases, waited)
             if self._cache is not None and self._compilable - self._known_compilable:
                 self._cache.record_compilable(self._compilable | self._known_compilable)
         finally:
@@ -208,6 +216,20 @@ class _Run:
         if warning is not None:
             run.warnings.append(warning)
         return run
+
+    def _mark_phases(self, phases: dict[str, float], waited: float) -> None:
+        """Where the analysis' time went, summed over files (workers run side by side)."""
+        if not self._timings:
+            return
+        spent = ", ".join(
+            f"{phase} {phases.get(phase, 0.0):.2f} s"
+            for phase in ("parse", "flow", "positions", "judging")
+        )
+        self._mark(
+            f"analysis, summed over files: {spent}; facts taken inside mypy's build "
+            f"{self._fact_seconds:.2f} s; the run waited {waited:.2f} s for analyses after "
+            "the build"
+        )
 
     def _plan_without_types(
         self,
@@ -342,7 +364,9 @@ class _Run:
             project_plugins=self._settings.project_mypy_plugins,
         )
         try:
-            return oracle.analyze(files, consumer)
+            result = oracle.analyze(files, consumer)
+            self._fact_seconds += result.fact_seconds
+            return result
         except OracleUnavailable as exc:
             # Each file analysed without types says so (LML904): in every format, and in the
             # exit status, which a note on stderr (hidden by -q) is not.

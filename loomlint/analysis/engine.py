@@ -7,6 +7,7 @@ LibCST's parser and visitors recurse once per nesting level.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -76,18 +77,22 @@ def analyze_source(
     diagnostics: list[Diagnostic] = []
     text = ""
     statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
+    clock = _PhaseClock(result.phase_seconds)
     try:
         module = _parse(source, verdict)
         # The source as decoded, not module.code: regenerating the code costs a full pass.
         text = source.decode(module.encoding, errors="replace")
+        clock.lap("parse")
         index = build_index(module)
         flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated, deadline).run()
+        clock.lap("flow")
         positions = _LazyPositions(module, index)
         statement_range = positions.statement_range
         if flow or has_typed_content(types):
-            diagnostics.extend(
-                _check(path, module, index, positions.get(), flow, settings, catalog, types)
-            )
+            found = positions.get()
+            clock.lap("positions")
+            diagnostics.extend(_check(path, module, index, found, flow, settings, catalog, types))
+            clock.lap("judging")
     except _Unanalysable as problem:
         diagnostics.append(_analysis_diagnostic(catalog, path, problem))
         types_failure = None  # not analysed at all: whether mypy could type it is moot
@@ -199,6 +204,19 @@ def _parse(source: bytes, verdict: Verdict) -> cst.Module:
         raise _Unanalysable(
             "LML902", f"the file cannot be decoded ({exc.msg}); it was not checked"
         ) from None
+
+
+class _PhaseClock:
+    """Adds the time since its last lap to a phase's total (``FileResult.phase_seconds``)."""
+
+    def __init__(self, totals: dict[str, float]) -> None:
+        self._totals = totals
+        self._last = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self._totals[phase] = self._totals.get(phase, 0.0) + now - self._last
+        self._last = now
 
 
 class _LazyPositions:

@@ -22,6 +22,7 @@ import hashlib
 import io
 import os
 import re
+import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,8 @@ class OracleResult:
     # Modules mypy checked rather than loaded from its cache, besides the forced files: none
     # when the cache (the user's own mypy's, say) was fresh.
     rechecked: set[str] = field(default_factory=set[str])
+    # Seconds spent taking facts from mypy's trees inside its build (LOOMLINT_TIMINGS).
+    fact_seconds: float = 0.0
     # Facts of files not forced that mypy checked all the same (a module they import changed):
     # a file whose cached result turns out stale is analysed from them, with no second build.
     spare: dict[str, FileTypes] = field(default_factory=dict[str, FileTypes])
@@ -97,6 +100,7 @@ class _Built:
     unreadable: dict[str, str]
     rechecked: frozenset[str]
     spare: dict[str, FileTypes]
+    fact_seconds: float
 
 
 class FactsConsumer(Protocol):
@@ -148,6 +152,7 @@ class MypyOracle:
                 result.failures.update(built.unreadable)
                 result.rechecked.update(built.rechecked)
                 result.spare.update(built.spare)
+                result.fact_seconds += built.fact_seconds
                 return result
             except _TargetCrash as crash:
                 culprit = pending.pop(crash.abspath)
@@ -191,7 +196,18 @@ class MypyOracle:
         unreadable: dict[str, str] = {}
         spare: dict[str, FileTypes] = {}
 
+        fact_seconds = [0.0]
+
         def take(tree: MypyFile, types: dict[Expression, Type], module_options: Options) -> None:
+            started = time.perf_counter()
+            try:
+                take_facts(tree, types, module_options)
+            finally:
+                fact_seconds[0] += time.perf_counter() - started
+
+        def take_facts(
+            tree: MypyFile, types: dict[Expression, Type], module_options: Options
+        ) -> None:
             source = by_abspath.get(os.path.abspath(tree.path))
             if source is None or source.path in facts or source.path in unreadable:
                 return
@@ -256,7 +272,7 @@ class MypyOracle:
         read.extend(search_paths.package_path + search_paths.mypy_path)
         forced_modules = {target.module for target in targets if target.text is not None}
         rechecked = frozenset(built.manager.rechecked_modules - forced_modules)
-        return _Built(facts, keys, stat_files(read), unreadable, rechecked, spare)
+        return _Built(facts, keys, stat_files(read), unreadable, rechecked, spare, fact_seconds[0])
 
     def _facts_of(
         self,
