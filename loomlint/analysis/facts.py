@@ -134,6 +134,8 @@ class FactCollector:
         self._unchecked: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
+        self._kind_of_type: dict[int, ContentKind] = {}
+        self._shape_of_type: dict[int, ContentKind] = {}
         self._field_origins: set[int] = set()
         self._receiver_attributes: dict[int, tuple[str, ...]] = {}
         self._verdicts: dict[int, tuple[bool, str]] = {}
@@ -234,7 +236,6 @@ class FactCollector:
         typ = self._types.get(node)
         return ExprFact(
             kind=kind,
-            type_text=format_type_bare(typ, self._options) if typ is not None else "",
             shape=shape,
             field_origin=origin,
             receiver_accepts=verdict[0] if verdict is not None else None,
@@ -253,7 +254,14 @@ class FactCollector:
         kind = self._kinds.get(node_id)
         if kind is None:
             typ = self._types.get(node)
-            kind = ContentKind.OTHER if typ is None else content_types.classify(typ, self._spi)
+            if typ is None:
+                kind = ContentKind.OTHER
+            else:
+                # mypy gives many expressions one type object (every use of a variable):
+                # classified once each. The type map holds them, so no id is reused meanwhile.
+                kind = self._kind_of_type.get(id(typ))
+                if kind is None:
+                    kind = self._kind_of_type[id(typ)] = content_types.classify(typ, self._spi)
             self._kinds[node_id] = kind
         return kind
 
@@ -261,7 +269,10 @@ class FactCollector:
         node_id = id(node)
         shape = self._shapes.get(node_id)
         if shape is None:
-            shape = content_types.classify_shape(self._types.get(node))
+            typ = self._types.get(node)
+            shape = self._shape_of_type.get(id(typ))
+            if shape is None:
+                shape = self._shape_of_type[id(typ)] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
 

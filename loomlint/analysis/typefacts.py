@@ -37,7 +37,6 @@ class ExprFact:
     """The oracle's knowledge of one expression."""
 
     kind: ContentKind
-    type_text: str
     # The kind by shape alone (any collection counts as parts): what the value is when it is
     # known to come from content (a field read, or a local the flow tracked from one).
     shape: ContentKind = ContentKind.OTHER
