@@ -204,3 +204,13 @@ def test_each_block_runs_as_written(tmp_path: Path, page: str, commands: list[Co
                 check=False,
                 timeout=60,
             )
+        if any("loomlint daemon start" in command.text for command in commands):
+            # A block that failed before its `loomlint daemon stop` must not leave it running.
+            subprocess.run(
+                ["bash", "-c", "loomlint daemon stop"],
+                cwd=project,
+                capture_output=True,
+                env=env,
+                check=False,
+                timeout=60,
+            )
