@@ -29,6 +29,9 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from bench import _edit_a_body  # the same body edit as the CLI benchmark's
+
 SERVER = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()", "server")
 
 
@@ -105,7 +108,10 @@ async def run(root: Path, target: Path, edits: int) -> None:
     print(f"first typed diagnostics (cold build):  {cold:6.2f} s after the first edit")
     body: list[float] = []
     for index in range(edits):
-        body.append(await edit(text.replace("depth <= 0", f"depth <= {index % 3}")))
+        if "depth <= 0" in text:  # the project of its own
+            body.append(await edit(text.replace("depth <= 0", f"depth <= {index % 3}")))
+        else:  # a real file: a new local assignment before its first return
+            body.append(await edit(_edit_a_body(text, index)))
     added: list[float] = []
     for index in range(edits):
         extra = f"\n\ndef added{index}(depth: int) -> int:\n    return depth + {index}\n"
