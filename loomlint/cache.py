@@ -81,6 +81,22 @@ class CachedResult:
     dependency_key: str | None
 
 
+def files_key(paths: Iterable[str]) -> str:
+    """The dependency key of a result judged with other files read (without types, the
+    project modules its imports name): their (mtime_ns, size) now."""
+    return json.dumps(sorted(stat_files(paths).items()))
+
+
+def files_unchanged(key: str) -> bool:
+    """Whether the files a ``files_key`` recorded are as they were then."""
+    try:
+        recorded = json.loads(key)
+        stats = {str(path): (int(stat[0]), int(stat[1])) for path, stat in recorded}
+    except (ValueError, TypeError, IndexError, RecursionError):
+        return False
+    return stat_files(stats) == stats
+
+
 def stat_files(paths: Iterable[str]) -> dict[str, tuple[int, int]]:
     """(mtime_ns, size) of each path; a missing file is recorded as (-1, -1)."""
     stats: dict[str, tuple[int, int]] = {}

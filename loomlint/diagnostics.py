@@ -76,3 +76,6 @@ class FileResult:
     # Seconds the analysis spent in each phase (LibCST parse, flow, ...), for LOOMLINT_TIMINGS:
     # not part of the result, never cached.
     phase_seconds: dict[str, float] = field(default_factory=dict[str, float], compare=False)
+    # Modules of the project read for the classes the file imports (judged without types):
+    # the result stands while they are unchanged.
+    consulted: tuple[str, ...] = ()

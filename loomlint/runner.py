@@ -37,6 +37,8 @@ from loomlint.cache import (
     CachedResult,
     ResultCache,
     ResultStore,
+    files_key,
+    files_unchanged,
     source_digest,
 )
 from loomlint.config import Settings
@@ -195,8 +197,13 @@ class _Run:
                 # A result judged without types because mypy failed is not kept. One judged
                 # without types because an import was not found is: the dependency key of its
                 # file moves when the package is installed, and the file is judged again.
+                # Without types, a result that read other modules' classes stands while they
+                # are unchanged.
                 if self._cache is not None and not result.degraded:
-                    self._cache.put(path, digests[path], result, self._keys.get(path))
+                    key = self._keys.get(path)
+                    if key is None and result.consulted:
+                        key = files_key(result.consulted)
+                    self._cache.put(path, digests[path], result, key)
             self._mark("analysed")
             self._mark_phases(phases, waited)
             if self._cache is not None and self._compilable - self._known_compilable:
@@ -242,7 +249,10 @@ class _Run:
         self.notes.append("checking without types (--no-types): precision is reduced")
         for path in relevant:
             hit = cached[path]
-            if hit is not None:
+            # A result judged with other modules' classes stands while they are unchanged.
+            if hit is not None and (
+                hit.dependency_key is None or files_unchanged(hit.dependency_key)
+            ):
                 results[path] = hit.result
                 self._tick()
             else:

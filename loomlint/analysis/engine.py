@@ -17,6 +17,7 @@ from libcst.metadata import CodeRange
 from loomlint.analysis.budget import Deadline, OverBudget
 from loomlint.analysis.compilecheck import Verdict, judge, over_size, python_version
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
+from loomlint.analysis.imported import ImportedClasses
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.positions import compute_positions
 from loomlint.analysis.prescreen import names_content, tree_names_content
@@ -84,7 +85,14 @@ def analyze_source(
         text = source.decode(module.encoding, errors="replace")
         clock.lap("parse")
         index = build_index(module)
-        flow = FlowAnalysis(module, index, settings.spi, catalog.unrelated, deadline).run()
+        # Without types, the classes the file imports from the project's other modules are
+        # evidence too; with types, mypy has read those modules.
+        imported = ImportedClasses.of(path) if types is None else None
+        flow = FlowAnalysis(
+            module, index, settings.spi, catalog.unrelated, deadline, imported
+        ).run()
+        if imported is not None:
+            result.consulted = tuple(sorted(imported.consulted))
         clock.lap("flow")
         positions = _LazyPositions(module, index)
         statement_range = positions.statement_range

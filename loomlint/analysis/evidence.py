@@ -18,6 +18,7 @@ from typing import Literal
 
 import libcst as cst
 
+from loomlint.analysis.imported import ImportedClasses
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import all_params, dotted_name, string_value, suite_body
 from loomlint.analysis.typefacts import ContentKind
@@ -43,15 +44,35 @@ PART_COLLECTION_TYPES = frozenset(
 # What a string or a list supports: any other attribute of a content value is no content's.
 BRANCH_ATTRIBUTES = frozenset(dir(str)) | frozenset(dir(list))
 _CAST = frozenset({"typing.cast", "typing_extensions.cast"})
+_ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 # Local classes deriving from local classes: how far their bases are followed.
 _MAX_BASE_DEPTH = 8
 
 
 class Evidence:
-    def __init__(self, index: ModuleIndex, spi: SpiModel, unrelated: Unrelated) -> None:
+    def __init__(
+        self,
+        index: ModuleIndex,
+        spi: SpiModel,
+        unrelated: Unrelated,
+        imported: ImportedClasses | None = None,
+    ) -> None:
         self._index = index
         self._spi = spi
         self._unrelated = unrelated
+        # The project's other modules, read for the classes this one imports; None: only this
+        # module's own classes count (with types, where mypy reads the others).
+        self._imported = imported
+
+    def _imported_class(self, qualified: str) -> tuple[Evidence, cst.ClassDef] | None:
+        """A class of another module of the project, with the evidence of its own module."""
+        found = self._imported.find(qualified) if self._imported is not None else None
+        if found is None or self._imported is None:
+            return None
+        module = Evidence(
+            found.index, self._spi, self._unrelated, self._imported.beside(found.path)
+        )
+        return module, found.node
 
     def self_is_foreign(self, function: cst.FunctionDef) -> str | None:
         """The name of ``self`` in a method of a local class whose content field is declared,
@@ -153,8 +174,8 @@ class Evidence:
     def class_kind(self, cls: cst.BaseExpression, depth: int = 0) -> ContentKind | None:
         """What a class says its instances' content field holds: TEXT or PARTS for the SPI's
         text-only or parts-only types, OTHER for a class that is no message (an unrelated
-        module's or builtin, or a local class whose content field is declared otherwise, or
-        that derives from such a class); None when syntax cannot tell."""
+        module's or builtin, or a class of the project whose content field is declared
+        otherwise, or that derives from such a class); None when syntax cannot tell."""
         qualified = self._index.names.qualified(cls)
         if qualified is not None:
             if qualified in self._spi.text_only_types:
@@ -165,18 +186,111 @@ class Evidence:
                 return None
             if qualified.startswith("builtins.") or self._name_is_foreign(qualified, qualified):
                 return ContentKind.OTHER
-            return None
+            if qualified in self._spi.message_types or depth >= _MAX_BASE_DEPTH:
+                return None
+            imported = self._imported_class(qualified)
+            return imported[0]._own_class_kind(imported[1], depth + 1) if imported else None
         local = self._index.names.local_class(cls)
-        if local is None:
-            return None
-        declared = class_field_annotation(local, self._spi.content_fields)
+        return self._own_class_kind(local, depth) if local is not None else None
+
+    def _own_class_kind(self, cls: cst.ClassDef, depth: int) -> ContentKind | None:
+        declared = class_field_annotation(cls, self._spi.content_fields)
         if declared is not None:
             return None if self.looks_like_content_annotation(declared) else ContentKind.OTHER
         if depth < _MAX_BASE_DEPTH and any(
-            self.class_kind(base.value, depth + 1) is ContentKind.OTHER for base in local.bases
+            self.class_kind(base.value, depth + 1) is ContentKind.OTHER for base in cls.bases
         ):
             return ContentKind.OTHER
         return None
+
+    def kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
+        """What instances of every one of ``classes`` hold in their content field: TEXT when
+        each is a text-only type of the SPI or no message, PARTS when each is a parts-only
+        type, OTHER when none is a message; None otherwise (unknown, or a mix)."""
+        kinds = {self.class_kind(c) for c in classes}
+        if not kinds or None in kinds:
+            return None
+        if kinds == {ContentKind.TEXT, ContentKind.OTHER}:
+            return ContentKind.TEXT
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def annotation_kind(self, annotation: cst.BaseExpression) -> ContentKind | None:
+        """What the classes an annotation names say its content field holds (``Note | None``)."""
+        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        return self.kind_of_classes([parse_name(n) for n in names]) if names else None
+
+    def member_kinds(self, annotation: cst.BaseExpression) -> list[tuple[str, ContentKind]]:
+        """What is known below a value so annotated, as path suffixes and the content field's
+        kind there: ``list[Note]`` -> ``[*]``; a class of the project (``state: State``, a
+        ``TypedDict`` or a model) -> each field whose class is known, ``['notes'][*]`` and
+        ``.notes[*]`` for ``notes: list[Note]``."""
+        found: list[tuple[str, ContentKind]] = []
+        element = self.element_annotation(annotation)
+        kind = self.annotation_kind(element) if element is not None else None
+        if kind is not None:
+            found.append(("[*]", kind))
+        owner = self._class_named(annotation)
+        if owner is None:
+            return found
+        module, cls = owner
+        for member, declared in module._fields(cls):
+            kind = module.annotation_kind(declared)
+            element = module.element_annotation(declared)
+            item = module.annotation_kind(element) if element is not None else None
+            for prefix in (f"[{member!r}]", f".{member}"):
+                if kind is not None:
+                    found.append((prefix, kind))
+                if item is not None:
+                    found.append((prefix + "[*]", item))
+        return found
+
+    def _class_named(self, annotation: cst.BaseExpression) -> tuple[Evidence, cst.ClassDef] | None:
+        members = [n for n in union_members(annotation) if n != "None"]
+        if len(members) != 1:
+            return None
+        node = parse_name(members[0])
+        local = self._index.names.local_class(node)
+        if local is not None:
+            return self, local
+        qualified = self._index.names.qualified(node)
+        if qualified is None or qualified in self._spi.message_types:
+            return None
+        return self._imported_class(qualified)
+
+    def _fields(self, cls: cst.ClassDef) -> list[tuple[str, cst.BaseExpression]]:
+        """A class's annotated fields (a ``TypedDict``'s keys, a model's fields), but its
+        content fields."""
+        fields: list[tuple[str, cst.BaseExpression]] = []
+        for statement in suite_body(cls.body):
+            for small in _small_statements(statement):
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value not in self._spi.content_fields
+                ):
+                    fields.append((small.target.value, small.annotation.annotation))
+        return fields
+
+    def element_annotation(self, annotation: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The item type of a sequence annotation: ``list[Note]``, ``Sequence[Note] | None``
+        -> ``Note``; None for anything else."""
+        value = string_value(annotation)
+        if value is not None:
+            try:
+                annotation = cst.parse_expression(value)
+            except cst.ParserSyntaxError:
+                return None
+        members = [m for m in _union_nodes(annotation) if dotted_name(m) != "None"]
+        if len(members) != 1 or not isinstance(members[0], cst.Subscript):
+            return None
+        subscript = members[0]
+        first = subscript.slice[0].slice
+        if not isinstance(first, cst.Index):
+            return None
+        container = self._index.names.qualified(subscript.value)
+        if container in _ANNOTATED:  # Annotated[list[Note], reducer]
+            return self.element_annotation(first.value)
+        return first.value if container in PART_COLLECTION_TYPES else None
 
     def annotation(self, annotation: cst.BaseExpression) -> Literal["content", "foreign"] | None:
         """What an annotation says without a type checker: content, not a message, or unknown."""
@@ -254,6 +368,19 @@ def union_members(annotation: cst.BaseExpression) -> list[str]:
             return []
     dotted = dotted_name(annotation)
     return [dotted] if dotted is not None else []
+
+
+def _union_nodes(annotation: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """An annotation's own union members as nodes (``list[A] | None`` -> ``list[A]``, None)."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _union_nodes(annotation.left) + _union_nodes(annotation.right)
+    if isinstance(annotation, cst.Subscript) and dotted_name(annotation.value) in _UNION_FORMS:
+        nodes: list[cst.BaseExpression] = []
+        for element in annotation.slice:
+            if isinstance(element.slice, cst.Index):
+                nodes += _union_nodes(element.slice.value)
+        return nodes
+    return [annotation]
 
 
 def annotation_names(annotation: cst.BaseExpression) -> list[str]:

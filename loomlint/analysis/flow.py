@@ -14,6 +14,7 @@ engine replaces the *kind* by mypy's narrowed type and keeps these origins for i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -25,9 +26,8 @@ from loomlint.analysis.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
     Evidence,
-    annotation_names,
-    parse_name,
 )
+from loomlint.analysis.imported import ImportedClasses
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import all_params, dotted_name, single_index, string_value, suite_body
 from loomlint.analysis.tree import child_nodes, is_expression
@@ -150,12 +150,13 @@ class FlowAnalysis:
         spi: SpiModel,
         unrelated: Unrelated,
         deadline: Deadline | None = None,
+        imported: ImportedClasses | None = None,
     ) -> None:
         self._module = module
         self._deadline = deadline if deadline is not None else Deadline()
         self._index = index
         self._spi = spi
-        self._evidence = Evidence(index, spi, unrelated)
+        self._evidence = Evidence(index, spi, unrelated, imported)
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -443,6 +444,7 @@ class FlowAnalysis:
             env.bind(target.value, value, foreign=foreign)
             if value_node is not None:
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
+                self._alias_paths(env, target.value, value_node)
             self._summarise(target.value, value)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -505,7 +507,7 @@ class FlowAnalysis:
         if kind is not None and subject_key is not None:
             self._apply(_Narrowing(subject_key.key, subject_key.is_path, kind), env)
         if isinstance(pattern, cst.MatchClass):
-            field_kind = self._field_kind_of_classes([pattern.cls])
+            field_kind = self._evidence.kind_of_classes([pattern.cls])
             for keyword in pattern.kwds:
                 if keyword.key.value in self._spi.content_fields and field_kind is not (
                     ContentKind.TEXT
@@ -692,10 +694,10 @@ class FlowAnalysis:
             return None
         if not self._spi.dict_messages and _is_item_read(node):
             return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
-        kind = env.paths.get(path, ContentKind.CONTENT) if path is not None else ContentKind.CONTENT
+        kind = _path_kind(env, path) if path is not None else ContentKind.CONTENT
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
-            kind = self._field_kind_of_classes(self._evidence.instance_classes(receiver)) or kind
+            kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver)) or kind
         if kind is ContentKind.OTHER:
             return None
         origin = Origin(node, self._line(node), self._text(receiver), "read")
@@ -792,18 +794,20 @@ class FlowAnalysis:
     def _call_facts(self, test: cst.Call, env: Env, truth: bool) -> list[_Narrowing]:
         if not test.args:
             return []
+        # ``isinstance(p, TextPart)`` says what ``p.content`` is; ``isinstance(c, str)`` what
+        # ``c`` is.
         receiver_facts = self._receiver_isinstance_facts(test, truth)
-        if receiver_facts:
-            return receiver_facts
         subject = self._key_of(test.args[0].value, env)
         if subject is None:
-            return []
+            return receiver_facts
         qualified = self._index.names.qualified(test.func)
         if qualified == "builtins.isinstance" and len(test.args) >= 2:
             kind = self._isinstance_narrowing(test.args[1].value, truth)
             if kind is None:
-                return []
-            return [_Narrowing(subject.key, subject.is_path, kind)]
+                return receiver_facts
+            return [*receiver_facts, _Narrowing(subject.key, subject.is_path, kind)]
+        if receiver_facts:
+            return receiver_facts
         narrowing = self._spi.narrowing
         short = dotted_name(test.func)
         if (qualified is not None and qualified in narrowing) or (
@@ -858,7 +862,7 @@ class FlowAnalysis:
         members = (
             [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
         )
-        kind = self._field_kind_of_classes(members)
+        kind = self._evidence.kind_of_classes(members)
         if receiver is None or kind is None:
             return []
         return [
@@ -868,34 +872,54 @@ class FlowAnalysis:
 
     def _narrow_fields_of(self, env: Env, name: str, annotation: cst.BaseExpression) -> None:
         """``response: Message``: what the annotated class says ``response.content`` holds."""
-        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
-        kind = self._field_kind_of_classes([parse_name(n) for n in names]) if names else None
+        kind = self._evidence.annotation_kind(annotation)
         if kind is not None:
             for field in self._spi.content_fields:
                 env.paths[f"{name}.{field}"] = kind
-
-    def _field_kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
-        """What instances of every one of ``classes`` hold in their content field (see
-        ``Evidence.class_kind``): TEXT when each is a text-only type of the SPI or no message,
-        PARTS when each is a parts-only type, OTHER when none is a message; None otherwise
-        (unknown, or a mix)."""
-        kinds = {self._evidence.class_kind(c) for c in classes}
-        if not kinds or None in kinds:
-            return None
-        if kinds == {ContentKind.TEXT, ContentKind.OTHER}:
-            return ContentKind.TEXT
-        return kinds.pop() if len(kinds) == 1 else None
+        # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
+        # of the project (``state: State``), what its fields' classes say.
+        for suffix, member_kind in self._evidence.member_kinds(annotation):
+            for field in self._spi.content_fields:
+                env.paths[f"{name}{suffix}.{field}"] = member_kind
 
     def _bind_elements(
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
     ) -> None:
-        """``for w in app.query(Static)``: the loop variable is an instance of the class."""
+        """``for w in app.query(Static)``: the loop variable is an instance of the class;
+        ``for n in notes`` (or ``enumerate(notes)``), an item of ``notes[*]``."""
         if isinstance(target, cst.Name):
             self._bind_instance(env, target.value, self._evidence.lookup_classes(iterated))
+        if (
+            isinstance(iterated, cst.Call)
+            and self._index.names.qualified(iterated.func) in _ORDER_PRESERVING
+            and iterated.args
+        ):
+            if self._index.names.qualified(iterated.func) == "builtins.enumerate":
+                if not isinstance(target, cst.Tuple) or len(target.elements) != 2:
+                    return
+                target = target.elements[1].value
+            iterated = iterated.args[0].value
+        source = path_key(iterated)
+        if source is None or not isinstance(target, cst.Name):
+            return
+        for content_field in self._spi.content_fields:
+            kind = env.paths.get(f"{source}[*].{content_field}")
+            if kind is not None:
+                env.paths[f"{target.value}.{content_field}"] = kind
+
+    def _alias_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``notes = state["notes"]``: what is known below ``state['notes']`` is known below
+        ``notes``."""
+        source = path_key(value_node)
+        if source is None or source == name:
+            return
+        for path, kind in list(env.paths.items()):
+            if path.startswith((source + ".", source + "[")):
+                env.paths[name + path[len(source) :]] = kind
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
-        kind = self._field_kind_of_classes(classes) if classes else None
+        kind = self._evidence.kind_of_classes(classes) if classes else None
         if kind is not None:
             for field in self._spi.content_fields:
                 env.paths[f"{name}.{field}"] = kind
@@ -922,13 +946,16 @@ class FlowAnalysis:
         return ContentKind.OTHER if truth else None
 
     def _type_name_kind(self, node: cst.BaseExpression) -> ContentKind | None:
-        """TEXT or PARTS for the branches' classes, OTHER for other builtins, None if unknown."""
+        """TEXT or PARTS for the branches' classes, OTHER for other builtins and classes known
+        to be no message (``isinstance(x.content, Content)`` of Textual), None if unknown."""
         qualified = self._index.names.qualified(node)
         if qualified in TEXT_TYPES:
             return ContentKind.TEXT
         if qualified in PART_COLLECTION_TYPES:
             return ContentKind.PARTS
         if qualified is not None and qualified.startswith("builtins."):
+            return ContentKind.OTHER
+        if self._evidence.class_kind(node) is ContentKind.OTHER:
             return ContentKind.OTHER
         return None
 
@@ -960,6 +987,27 @@ class FlowAnalysis:
         # resolves origin lines then (see engine._resolve_lines).
         del node
         return 0
+
+
+_ORDER_PRESERVING = frozenset(
+    {
+        "builtins.enumerate",
+        "builtins.reversed",
+        "builtins.sorted",
+        "builtins.list",
+        "builtins.tuple",
+    }
+)
+_INTEGER_INDEX = re.compile(r"\[-?\d+\]")
+
+
+def _path_kind(env: Env, path: str) -> ContentKind:
+    """What is known of a content read's path: narrowed itself, or (``notes[0].content``) as
+    an item of a sequence whose items' class is known (``notes[*].content``)."""
+    kind = env.paths.get(path)
+    if kind is None and "[" in path:
+        kind = env.paths.get(_INTEGER_INDEX.sub("[*]", path))
+    return kind if kind is not None else ContentKind.CONTENT
 
 
 def path_key(node: cst.BaseExpression) -> str | None:

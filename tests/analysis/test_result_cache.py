@@ -63,6 +63,21 @@ def test_a_dependency_type_change_invalidates_a_cached_result(
     assert _findings(tmp_path) == []
 
 
+def test_without_types_an_imported_class_change_invalidates_a_cached_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "use.py").write_text(USE)
+    (tmp_path / "dep.py").write_text(TEXT_ONLY)
+    # Without types, dep.py's `content: str` is the evidence that m.content is no content.
+    assert _findings(tmp_path, types=False) == []
+    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    assert _findings(tmp_path, types=False) == [("use.py", 4, 12, "LML001")]
+    with monkeypatch.context() as patch:
+        _forbid_analysis(patch)
+        assert _findings(tmp_path, types=False) == [("use.py", 4, 12, "LML001")]
+
+
 def test_warm_runs_reuse_results_and_an_edit_is_reanalysed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

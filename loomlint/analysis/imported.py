@@ -1,0 +1,183 @@
+"""Classes of the project's other modules, for the evidence used without types.
+
+``from .state import Note`` or ``from app.state import Note``: the module is looked for on disk,
+beside the importing file for a relative import and in the folders above it for an absolute one
+(as Python finds it from a source root), parsed once per process, and its class read as the
+importing module reads its own classes. Nothing is imported or run. The files read are
+recorded (``consulted``): a result judged with them stands only while they are unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+
+from loomlint.analysis.index import ModuleIndex, build_index
+
+# How many folders above the importing file an absolute import's package is looked for in.
+_MAX_ANCESTORS = 8
+_TYPE_ALIAS = re.compile(
+    rb"^([ \t]*)type[ \t]+\w+[ \t]*(?:\[[^\n]*\])?[ \t]*=[^\n]*$", re.MULTILINE
+)
+# A module bigger than this is not read for its classes (generated code, data).
+_MAX_BYTES = 2 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedClass:
+    path: str
+    index: ModuleIndex
+    node: cst.ClassDef
+
+
+@dataclass(slots=True)
+class ImportedClasses:
+    """Finds the classes a module imports from the project's other modules."""
+
+    # The folder of the importing file; None: nothing is looked for (no file on disk).
+    folder: Path | None
+    consulted: set[str] = field(default_factory=set[str])
+
+    @classmethod
+    def of(cls, path: str | None) -> ImportedClasses:
+        return cls(Path(os.path.abspath(path)).parent if path else None)
+
+    def beside(self, path: str) -> ImportedClasses:
+        """The finder for a module read on the way: its own imports, the same record."""
+        return ImportedClasses(Path(path).parent, self.consulted)
+
+    def find(self, qualified: str) -> ImportedClass | None:
+        """The class a qualified name (``app.state.Note``, ``.state.Note``) names in a module of
+        the project, if that module is found and defines it."""
+        module, _, name = qualified.rpartition(".")
+        if not module.strip(".") or self.folder is None:
+            return None
+        location = _located(self.folder, module)
+        if location is None:
+            return None
+        parsed = _parsed(location)
+        if parsed is None:
+            return None
+        self.consulted.add(location)
+        node = parsed.names.classes.get(name)
+        return ImportedClass(location, parsed, node) if node is not None else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _located(folder: Path, module: str) -> str | None:
+    """The file of a module imported from a file in ``folder``, if the project has it."""
+    for candidate in _candidates(folder, module):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def _candidates(folder: Path, module: str) -> Iterator[Path]:
+    dots = len(module) - len(module.lstrip("."))
+    parts = module.lstrip(".").split(".")
+    if dots:
+        roots = [folder, *folder.parents][dots - 1 : dots]
+    else:
+        roots = [folder, *list(folder.parents)[:_MAX_ANCESTORS]]
+    for root in roots:
+        target = root.joinpath(*parts)
+        yield target.with_name(target.name + ".py")
+        yield target / "__init__.py"
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed_at(path: str, mtime_ns: int, size: int) -> ModuleIndex | None:
+    """The index of a stub of the module: its imports and its classes' headers and annotated
+    fields, which is all the evidence reads of it (parsing the whole module with LibCST would
+    cost as much as analysing it)."""
+    del mtime_ns  # part of the cache key only: an edited module is read again
+    if size > _MAX_BYTES:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read(_MAX_BYTES + 1)
+        # A ``type X = ...`` statement (Python 3.12) is nothing the stub needs, and an older
+        # Python's parser refuses it.
+        tree = ast.parse(_TYPE_ALIAS.sub(rb"\1pass", source))
+        return build_index(cst.parse_module("\n".join(_stub_lines(tree.body)) + "\n"))
+    except (OSError, SyntaxError, ValueError, cst.ParserSyntaxError, RecursionError):
+        return None
+
+
+def _stub_lines(body: list[ast.stmt]) -> list[str]:
+    lines: list[str] = []
+    for statement in body:
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            lines.append(ast.unparse(statement))
+        elif isinstance(statement, ast.ClassDef):
+            lines += _class_stub(statement)
+        elif isinstance(statement, ast.If):  # if TYPE_CHECKING: imports
+            lines += _stub_lines(statement.body) + _stub_lines(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            lines += _stub_lines(statement.body)
+    return lines
+
+
+def _class_stub(cls: ast.ClassDef) -> list[str]:
+    """``class Note(Base):`` with the fields annotated in its body, or stored in a method from
+    an annotated parameter (``self.content = content``), as class-level annotations."""
+    bases = [ast.unparse(b) for b in cls.bases]
+    bases += [f"{k.arg}={ast.unparse(k.value)}" for k in cls.keywords if k.arg is not None]
+    fields: dict[str, str] = {}
+    for statement in cls.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            fields.setdefault(statement.target.id, ast.unparse(statement.annotation))
+    for statement in cls.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for name, annotation in _stored_fields(statement):
+                fields.setdefault(name, annotation)
+    header = f"class {cls.name}({', '.join(bases)}):" if bases else f"class {cls.name}:"
+    body = [f"    {name}: {annotation}" for name, annotation in fields.items()]
+    return [header, *(body or ["    pass"])]
+
+
+def _stored_fields(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, str]]:
+    arguments = method.args
+    params = {
+        a.arg: ast.unparse(a.annotation)
+        for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        if a.annotation is not None
+    }
+    stored: list[tuple[str, str]] = []
+    for statement in method.body:
+        if isinstance(statement, ast.AnnAssign) and _is_self_attribute(statement.target):
+            assert isinstance(statement.target, ast.Attribute)
+            stored.append((statement.target.attr, ast.unparse(statement.annotation)))
+        elif (
+            isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Name)
+            and statement.value.id in params
+        ):
+            for target in statement.targets:
+                if _is_self_attribute(target):
+                    assert isinstance(target, ast.Attribute)
+                    stored.append((target.attr, params[statement.value.id]))
+    return stored
+
+
+def _is_self_attribute(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def _parsed(path: str) -> ModuleIndex | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return _parsed_at(path, status.st_mtime_ns, status.st_size)
