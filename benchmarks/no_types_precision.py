@@ -8,8 +8,9 @@ Not a test. Run from the repository root:
     python3 benchmarks/no_types_precision.py --fixtures
 
 The first form runs `loomlint check --no-types --format json` on TREE (from TREE's parent, so
-the paths start with TREE's name), draws `--size` findings with `random.Random(seed)`, and
-prints each with the lines before it and the judgement recorded for it in
+the paths start with TREE's name), draws `--size` findings (those whose hash with the seed is
+lowest, so that a change adding or removing findings leaves the rest of the sample as it was),
+and prints each with the lines before it and the judgement recorded for it in
 `no_types_judgements.tsv` (codebase, path, line, column, code, verdict, reason). The sample's
 precision is computed over the judged findings; unjudged ones are listed so they can be judged
 and added. A finding is *true* when the value really may be the SPI's `str | list` content
@@ -32,9 +33,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
-import random
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -98,11 +99,17 @@ def show(tree: Path, finding: dict[str, object]) -> str:
     return "\n".join(shown)
 
 
+def _draw(seed: int, key: Key) -> str:
+    return hashlib.sha256(f"{seed}\t{key}".encode()).hexdigest()
+
+
 def precision(args: argparse.Namespace) -> None:
     tree = Path(args.tree).resolve()
     findings = run_check(tree, sys.executable, types=False)
-    findings.sort(key=lambda f: (str(f["path"]), int(str(f["line"])), int(str(f["column"]))))
-    sample = random.Random(args.seed).sample(findings, min(args.size, len(findings)))
+    # The findings whose seeded hash is lowest: a change that adds or removes findings leaves
+    # the rest of the sample (and its judgements) as it was.
+    sample = sorted(findings, key=lambda f: _draw(args.seed, key_of(args.codebase, f)))
+    sample = sample[: args.size]
     sample.sort(key=lambda f: (str(f["path"]), int(str(f["line"])), int(str(f["column"]))))
     judgements = load_judgements()
     true = false = 0
