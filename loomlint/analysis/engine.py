@@ -85,9 +85,10 @@ def analyze_source(
         text = source.decode(module.encoding, errors="replace")
         clock.lap("parse")
         index = build_index(module)
-        # Without types, the classes the file imports from the project's other modules are
-        # evidence too; with types, mypy has read those modules.
-        imported = ImportedClasses.of(path) if types is None else None
+        # Without types (or for the reads mypy could not type, an import being unresolved),
+        # the classes the file imports from the project's other modules are evidence too;
+        # elsewhere mypy has read those modules.
+        imported = ImportedClasses.of(path) if types is None or unresolved else None
         flow = FlowAnalysis(
             module, index, settings.spi, catalog.unrelated, deadline, imported
         ).run()
