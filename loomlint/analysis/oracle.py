@@ -290,13 +290,7 @@ class MypyOracle:
         screened = consumer.screened(source.path) if consumer is not None else None
         facts: FileTypes | None = None
         if screened is not False or types_content(tree, types, self._spi):
-            collector = FactCollector(
-                types,
-                self._spi,
-                module_options,
-                check_untyped_defs=module_options.check_untyped_defs,
-            )
-            facts = collector.collect(tree)
+            facts = self._collect(tree, types, module_options)
         if consumer is not None:
             consumer.accept(source.path, facts)
         return facts
@@ -315,15 +309,18 @@ class MypyOracle:
             with open(source.path, encoding="utf-8", newline="") as file:
                 if file.read() != source.text:
                     return
-            collector = FactCollector(
-                types,
-                self._spi,
-                module_options,
-                check_untyped_defs=module_options.check_untyped_defs,
-            )
-            spare[source.path] = collector.collect(tree)
+            spare[source.path] = self._collect(tree, types, module_options)
         except Exception:  # a spare is only a shortcut: without it, the file is built again
             return
+
+    def _collect(
+        self, tree: MypyFile, types: dict[Expression, Type], module_options: Options
+    ) -> FileTypes:
+        """A checked module's facts, read with its own options."""
+        collector = FactCollector(
+            types, self._spi, module_options, check_untyped_defs=module_options.check_untyped_defs
+        )
+        return collector.collect(tree)
 
 
 class _TargetCrash(Exception):

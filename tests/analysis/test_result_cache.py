@@ -46,15 +46,20 @@ def _forbid_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loomlint.workers, "_analyse", refuse)
 
 
+def _cache_then_change_the_dependency(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """use.py's result cached while dep.py's Msg.content is text; then Msg gains parts."""
+    monkeypatch.chdir(project)
+    (project / "use.py").write_text(USE)
+    (project / "dep.py").write_text(TEXT_ONLY)
+    assert _findings(project) == []
+    (project / "dep.py").write_text(WITH_PARTS)
+
+
 def test_a_dependency_type_change_invalidates_a_cached_result(
     tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "use.py").write_text(USE)
-    (tmp_path / "dep.py").write_text(TEXT_ONLY)
-    assert _findings(tmp_path) == []
     # use.py is unchanged, but the type it reads changed: its cached result must not stand.
-    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    _cache_then_change_the_dependency(tmp_path, monkeypatch)
     assert _findings(tmp_path) == [("use.py", 4, 12, "LML001")]
     with monkeypatch.context() as patch:
         _forbid_analysis(patch)
@@ -136,11 +141,7 @@ def test_nothing_changed_needs_no_mypy_build(
 def test_a_stale_cached_file_that_mypy_checked_anyway_needs_no_second_build(
     tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "use.py").write_text(USE)
-    (tmp_path / "dep.py").write_text(TEXT_ONLY)
-    assert _findings(tmp_path) == []
-    (tmp_path / "dep.py").write_text(WITH_PARTS)
+    _cache_then_change_the_dependency(tmp_path, monkeypatch)
     builds: list[list[str]] = []
     build = MypyOracle._build
 
