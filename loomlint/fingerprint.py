@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from loomlint.lines import line_texts
+
 # Reads a file's lines given its (cwd-relative or absolute) path; empty when it cannot.
 LineReader = Callable[[str], Sequence[str]]
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def finding_fingerprint(path: str, code: str, line_text: str) -> str:
@@ -57,4 +56,4 @@ class SourceLines:
         except OSError:
             return ()
         text = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
-        return tuple(_LINE_BREAK.split(text))
+        return tuple(line_texts(text))

@@ -7,7 +7,6 @@ into an existing ``from module import ...``, or as a new line in its section of 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ import libcst as cst
 from loomlint.analysis.names import ModuleNames, record_import, record_import_from
 from loomlint.diagnostics import Diagnostic, Edit
 from loomlint.fix_imports import add_import
+from loomlint.lines import LineOffsets
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,38 +76,12 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     return a_start < b_end and b_start < a_end
 
 
-# The line breaks of Python source, as LibCST's tokenizer (like CPython's) counts lines for the
-# positions edits carry. str.splitlines() also breaks at \x0b, \x0c, \x1c-\x1e, \x85, \u2028
-# and \u2029, which Python allows in comments and strings: edits after one would land on
-# another line.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def source_lines(text: str) -> list[str]:
-    """The lines of Python source, each with its line break, numbered as LibCST numbers them."""
-    lines: list[str] = []
-    start = 0
-    for match in _LINE_BREAK.finditer(text):
-        lines.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        lines.append(text[start:])
-    return lines
-
-
 def _splice(text: str, edits: Sequence[Edit]) -> str:
-    lines = source_lines(text)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-
-    def offset(line: int, column: int) -> int:
-        return starts[line - 1] + column - 1
-
+    offsets = LineOffsets(text)
     result = text
     for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
-        begin = offset(edit.line, edit.column)
-        end = offset(edit.end_line, edit.end_column)
+        begin = offsets.offset(edit.line, edit.column)
+        end = offsets.offset(edit.end_line, edit.end_column)
         result = result[:begin] + edit.replacement + result[end:]
     return result
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from loomlint.lines import source_lines
+
 Positions = Mapping[cst.CSTNode, CodeRange]
 
 # Ruff's default line length: a merged import longer than this is wrapped, as Ruff would.
@@ -40,8 +42,6 @@ def add_import(
     wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
     positions = wrapper.resolve(PositionProvider)
     module = wrapper.module
-    from loomlint.fix import source_lines  # fix.py imports this module
-
     lines = source_lines(text)
     newline = module.default_newline
     body = list(module.body)

@@ -28,7 +28,6 @@ must never turn into a blanket suppression.
 from __future__ import annotations
 
 import ast
-import io
 import re
 import sys
 import tokenize
@@ -38,6 +37,7 @@ from typing import Literal
 
 from loomlint.catalog import load_catalog
 from loomlint.diagnostics import Diagnostic
+from loomlint.lines import line_texts, python_tokens
 
 UNUSED_SUPPRESSION = "LML100"
 
@@ -54,7 +54,6 @@ _MARKERS = (b"loomlint", b"noqa", b"loom-")
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 _BRACKETED = re.compile(r"\s*\[(?P<body>[^\]\n]*)\]")
 _NOQA_CODE = re.compile(r"[\s,]*(?P<code>[A-Za-z]+[0-9]+)")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +110,7 @@ def may_hold_suppression(source: bytes) -> bool:
 def parse_suppressions(source: str) -> list[Suppression]:
     """Every suppression directive in ``source``, in order. Never raises."""
     source = source.removeprefix("\ufeff")
-    lines = _LINE_BREAK.split(source)
+    lines = line_texts(source)
     comments, line_kinds = _scan(source, lines)
     suppressions: list[Suppression] = []
     for line, column, text, own_line in comments:
@@ -142,7 +141,7 @@ def _scan(source: str, lines: list[str]) -> tuple[list[_Comment], list[int]]:
     comments: list[_Comment] = []
     complete_through = 0  # lines up to here were fully tokenized
     try:
-        for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
+        for token in python_tokens(source):
             start_line, start_column = token.start
             if token.type == tokenize.COMMENT:
                 own_line = not token.line[:start_column].strip()
