@@ -13,17 +13,22 @@ a file edited meanwhile is left alone and named.
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from loomlint.diagnostics import Diagnostic
+from loomlint.lines import line_break_of, python_tokens, source_lines, without_break
 from loomlint.selection import UNUSED_SUPPRESSION_CODE, is_analysis_code
+from loomlint.suppress import Suppressions, parse_suppressions, statement_ranges
 
 # A noqa comment's list of codes, of any tool (Ruff's ``--add-noqa`` extends it too).
 _NOQA_LIST = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]*[A-Za-z]+[0-9]+)*)", re.I)
+# What Python skips between tokens (``\x0c`` too); str.isspace() says more, and those other
+# characters can only end a line inside a comment, where they are the comment's own.
+_BLANKS = " \t\x0c"
 
 
 @dataclass(slots=True)
@@ -35,6 +40,8 @@ class NoqaEdit:
     # Findings that got a statement-level ``# loomlint: ignore[...]`` instead of a noqa.
     above: int = 0
     codes: set[str] = field(default_factory=set[str])
+    # Findings the new text does not suppress after all.
+    uncovered: tuple[Diagnostic, ...] = ()
 
 
 def suppressible(diagnostic: Diagnostic) -> bool:
@@ -42,18 +49,23 @@ def suppressible(diagnostic: Diagnostic) -> bool:
 
 
 def add_noqa(text: str, diagnostics: Sequence[Diagnostic]) -> NoqaEdit:
-    """``text`` with a suppression for each suppressible finding of ``diagnostics``."""
+    """``text`` with a suppression for each suppressible finding of ``diagnostics``.
+
+    ``uncovered`` lists the findings the new text's suppressions do not cover after all (the
+    same parser as the analysis's judges), so a run never says a finding is suppressed when
+    the next check would still report it.
+    """
     wanted: dict[int, list[str]] = {}
-    for diagnostic in sorted(diagnostics, key=lambda d: d.sort_key):
-        if suppressible(diagnostic):
-            codes = wanted.setdefault(diagnostic.line, [])
-            if diagnostic.code not in codes:
-                codes.append(diagnostic.code)
+    findings = [d for d in sorted(diagnostics, key=lambda d: d.sort_key) if suppressible(d)]
+    for diagnostic in findings:
+        codes = wanted.setdefault(diagnostic.line, [])
+        if diagnostic.code not in codes:
+            codes.append(diagnostic.code)
     edit = NoqaEdit(text)
     if not wanted:
         return edit
-    lines = text.splitlines(keepends=True)
-    no_comment, statement_start, comments = _scan(text)
+    lines = source_lines(text)
+    no_comment, statement_start, comments = _scan(text, lines)
     # Statement line -> codes to put above it; applied bottom-up so line numbers hold.
     above: dict[int, list[str]] = {}
     for line, codes in sorted(wanted.items()):
@@ -68,16 +80,30 @@ def add_noqa(text: str, diagnostics: Sequence[Diagnostic]) -> NoqaEdit:
     for start, codes in sorted(above.items(), reverse=True):
         original = lines[start - 1] if start <= len(lines) else ""
         indent = original[: len(original) - len(original.lstrip(" \t"))]
-        newline = _newline_of(original or (lines[-1] if lines else "\n"))
+        newline = line_break_of(original) or _last_break(lines[: start - 1])
         lines.insert(start - 1, f"{indent}# loomlint: ignore[{', '.join(codes)}]{newline}")
     edit.codes = {code for codes in wanted.values() for code in codes}
     edit.text = "".join(lines)
+    edit.uncovered = _uncovered(edit.text, findings, sorted(above))
     return edit
+
+
+def _uncovered(
+    text: str, findings: Sequence[Diagnostic], inserted_above: Sequence[int]
+) -> tuple[Diagnostic, ...]:
+    """The findings no suppression of ``text`` covers; ``inserted_above`` are the (old)
+    lines a suppression line was inserted above, which moved them and every later line."""
+    index = Suppressions(parse_suppressions(text), statement_ranges(text))
+    return tuple(
+        d
+        for d in findings
+        if not index.covers(d.line + bisect_right(inserted_above, d.line), [d.code])
+    )
 
 
 def _with_noqa(line: str, codes: list[str], comment_column: int | None) -> str:
     """The line with ``codes`` added to its ``# noqa:`` list (any tool's), or a new one."""
-    body = line.rstrip("\r\n")
+    body = without_break(line)
     newline = line[len(body) :]
     if comment_column is not None:
         existing = _NOQA_LIST.search(body, comment_column)
@@ -88,18 +114,19 @@ def _with_noqa(line: str, codes: list[str], comment_column: int | None) -> str:
                 return line
             end = existing.end()
             return f"{body[:end]}, {', '.join(missing)}{body[end:]}{newline}"
-    return f"{body.rstrip()}  # noqa: {', '.join(codes)}{newline}"
+    # Only Python's own blanks: any other character at the end is part of a comment.
+    return f"{body.rstrip(_BLANKS)}  # noqa: {', '.join(codes)}{newline}"
 
 
-def _newline_of(line: str) -> str:
-    if line.endswith("\r\n"):
-        return "\r\n"
-    if line.endswith("\r"):
-        return "\r"
+def _last_break(lines: Sequence[str]) -> str:
+    """The break of the last line of ``lines`` that has one (a newline when none has)."""
+    for line in reversed(lines):
+        if end := line_break_of(line):
+            return end
     return "\n"
 
 
-def _scan(text: str) -> tuple[set[int], dict[int, int], dict[int, int]]:
+def _scan(text: str, lines: Sequence[str]) -> tuple[set[int], dict[int, int], dict[int, int]]:
     """The lines a comment cannot end (inside a string spanning lines, or continued with a
     backslash), the line each line's statement starts on, and where each line's comment
     starts."""
@@ -108,7 +135,7 @@ def _scan(text: str) -> tuple[set[int], dict[int, int], dict[int, int]]:
     comments: dict[int, int] = {}
     start: int | None = None
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        tokens = list(python_tokens(text))
     except (tokenize.TokenError, SyntaxError):
         return no_comment, statement_start, comments
     for token in tokens:
@@ -130,8 +157,8 @@ def _scan(text: str) -> tuple[set[int], dict[int, int], dict[int, int]]:
             # A string (or f-string part) spanning lines: no comment can end its first lines.
             no_comment.update(range(token.start[0], token.end[0]))
     strings = set(no_comment)
-    for number, line_text in enumerate(text.splitlines(), start=1):
+    for number, line_source in enumerate(lines, start=1):
         # Continued with a backslash (tokenize drops it): a comment cannot come before it.
-        if number not in strings and line_text.rstrip().endswith("\\"):
+        if number not in strings and without_break(line_source).rstrip(_BLANKS).endswith("\\"):
             no_comment.add(number)
     return no_comment, statement_start, comments

@@ -12,11 +12,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import importlib
-import io
 import json
 import os
 import sys
-import tokenize
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager
@@ -494,7 +492,7 @@ def check_command(
         if changed is not None:
             diagnostics = _keep_changed(diagnostics, changed, settings, quiet=quiet)
         if add_noqa:
-            remaining = _add_noqa(diagnostics, analysed, quiet=quiet)
+            remaining = _add_noqa(diagnostics, analysed, settings.project_root, quiet=quiet)
             raise SystemExit(exit_code(remaining))
         report = render_report(
             output_format,
@@ -656,7 +654,7 @@ def _fix_files(
 
 
 def _unified_diff(path: str, before: str, after: str) -> str:
-    from loomlint.fix import source_lines
+    from loomlint.lines import source_lines
 
     return "".join(
         difflib.unified_diff(
@@ -990,10 +988,17 @@ def _digests(files: Sequence[str]) -> dict[str, str | None]:
 
 
 def _add_noqa(
-    diagnostics: Sequence[Diagnostic], analysed: Mapping[str, str | None], *, quiet: bool
+    diagnostics: Sequence[Diagnostic],
+    analysed: Mapping[str, str | None],
+    project_root: Path,
+    *,
+    quiet: bool,
 ) -> list[Diagnostic]:
     """Write the suppressions (see ``loomlint.add_noqa``); the findings left unsuppressed."""
     from loomlint.add_noqa import add_noqa, suppressible
+    from loomlint.fix import FixOutcome
+    from loomlint.fixfiles import Task, rewrite_file
+    from loomlint.meaning import comments_only_changed
 
     remaining = [d for d in diagnostics if not suppressible(d)]
     by_file: dict[str, list[Diagnostic]] = {}
@@ -1001,31 +1006,46 @@ def _add_noqa(
         if suppressible(diagnostic):
             by_file.setdefault(diagnostic.path, []).append(diagnostic)
     added = files = 0
+    problems: list[str] = []
     for path, findings in sorted(by_file.items()):
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as exc:
-            raise _Failure(f"cannot read '{path}' to add suppressions: {exc.strerror}") from exc
-        if hashlib.sha256(raw).hexdigest() != analysed.get(path):
+
+        def suppressions(text: str, findings: Sequence[Diagnostic] = findings) -> FixOutcome:
+            edit = add_noqa(text, findings)
+            left = {id(d) for d in edit.uncovered}
+            done = tuple(d for d in findings if id(d) not in left)
+            return FixOutcome(edit.text, done, edit.uncovered)
+
+        written = rewrite_file(
+            path,
+            analysed.get(path),
+            project_root,
+            suppressions,
+            task=Task("add suppressions to", "no suppression was added to it"),
+            keeps_meaning=comments_only_changed,
+            write=True,
+        )
+        if written.changed:
             _stderr(f"warning: '{path}' changed during the run; no suppression was added to it")
-            remaining.extend(findings)
-            continue
-        try:
-            encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-            text = raw.decode(encoding)
-        except (SyntaxError, UnicodeDecodeError) as exc:
-            raise _Failure(f"cannot read '{path}' to add suppressions: {exc}") from exc
-        edit = add_noqa(text, findings)
-        try:
-            write_atomically(Path(path), edit.text.encode(encoding))
-        except OSError as exc:
-            raise _Failure(f"cannot write '{path}': {exc.strerror or exc}") from exc
-        added += len(findings)
-        files += 1
+        elif written.problem is not None:
+            problems.append(written.problem)
+        for finding in written.outcome.skipped:
+            _stderr(
+                f"warning: {finding.path}:{finding.line}:{finding.column}: no suppression of "
+                f"{finding.code} could be placed where it covers the finding"
+            )
+        done = {id(d) for d in written.outcome.fixed}
+        remaining.extend(d for d in findings if id(d) not in done)
+        if done:
+            added += len(done)
+            files += 1
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
     _stderr(
         f"Added suppressions of {_count(added, 'finding')} in {_count(files, 'file')}.", quiet=quiet
     )
-    return remaining
+    if problems:
+        raise SystemExit(EXIT_ERROR)
+    return sorted(remaining, key=lambda d: d.sort_key)
 
 
 def _check_gate_options(

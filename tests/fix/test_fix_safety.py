@@ -14,13 +14,16 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+import loomlint.fixfiles
 import loomlint.runner
 from loomlint.cli import main
 from loomlint.config import Settings
+from loomlint.fix import FixOutcome
 
 BEFORE = textwrap.dedent(
     """\
@@ -83,6 +86,34 @@ def test_a_file_edited_after_its_analysis_is_analysed_again_not_patched_blind(
     )
     assert (project / "bad.py").read_text() == (
         "# An editor saved this while loomlint analysed.\n\n" + AFTER
+    )
+
+
+def test_a_line_saved_while_the_fixes_are_computed_is_kept(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Computing the fixes of a large file takes seconds, after the digest was first checked:
+    the file is checked again just before the write."""
+    (project / "bad.py").write_text(BEFORE)
+    real = loomlint.fixfiles.apply_fixes
+    saves: list[str] = []
+
+    def apply_fixes_while_an_editor_saves(*args: Any, **kwargs: Any) -> FixOutcome:
+        if not saves:
+            saves.append("appended")
+            with (project / "bad.py").open("a") as file:
+                file.write("# appended while loomlint computed its fixes\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loomlint.fixfiles, "apply_fixes", apply_fixes_while_an_editor_saves)
+    assert _fix("bad.py") == (
+        0,
+        "",
+        NOTE + "note: 'bad.py' changed after it was analysed; it was analysed again\n"
+        "Fixed 1 finding in 1 file; 0 findings remaining.\n",
+    )
+    assert (project / "bad.py").read_text() == (
+        AFTER + "# appended while loomlint computed its fixes\n"
     )
 
 
