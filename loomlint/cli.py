@@ -675,7 +675,7 @@ def server_command() -> None:
     """
     from loomlint.server.lsp import serve
 
-    serve()
+    raise SystemExit(serve())
 
 
 # --- daemon ------------------------------------------------------------------------------------
@@ -782,8 +782,11 @@ def console_main() -> None:
         code = exit_request.code if isinstance(exit_request.code, int) else 1
         if exit_request.code is not None and not isinstance(exit_request.code, int):
             click.echo(str(exit_request.code), err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed, or its reader has gone: nothing to flush to
+            pass
     os._exit(code)
 
 

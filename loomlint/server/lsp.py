@@ -23,12 +23,13 @@ import asyncio
 import functools
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -42,6 +43,7 @@ from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.daemon import Daemon
 from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
+from loomlint.server.transport import FrameWriter, Gate, read_messages
 
 # Seconds an edit waits for the next before the typed check starts.
 DEBOUNCE_SECONDS = float(os.environ.get("LOOMLINT_SERVER_DEBOUNCE", "0.15"))
@@ -72,6 +74,17 @@ class LoomlintServer(LanguageServer):
         self._checked_generation = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._endpoint: Daemon | None = None
+
+    def serve_stream(self, stdin: BinaryIO, stdout: BinaryIO) -> int:
+        """Serve LSP over the streams (our reader in place of pygls's: ``transport``) until
+        ``exit`` or the end of ``stdin``; the exit status."""
+        writer = FrameWriter(stdout)
+        self.protocol.set_writer(writer)
+        try:
+            return asyncio.run(read_messages(Gate(self.protocol, writer), stdin))
+        finally:
+            self.stop_listening()
+            self.shutdown()  # type: ignore[no-untyped-call]
 
     # --- loomlint check's endpoint -----------------------------------------------------------
 
@@ -338,7 +351,7 @@ def create_server() -> LoomlintServer:
     return server
 
 
-def serve() -> None:
-    """Run the server on stdin/stdout until the client says exit."""
+def serve() -> int:
+    """Run the server on stdin/stdout until the client says exit; the exit status."""
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    create_server().start_io()
+    return create_server().serve_stream(sys.stdin.buffer, sys.stdout.buffer)
