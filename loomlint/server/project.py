@@ -196,4 +196,8 @@ def _within(path: str, root: str) -> bool:
 
 
 def _bytes(text: str) -> bytes:
-    return text.encode("utf-8", errors="surrogateescape")
+    """A buffer's text as the bytes of a file. A lone surrogate (JSON's ``"\\ud800"``) has
+    no UTF-8: it becomes the bytes Python's ``surrogatepass`` gives, which no UTF-8 decoder
+    takes, so the buffer is what such a file is to ``loomlint check`` (LML902), and the
+    other buffers are checked as ever."""
+    return text.encode("utf-8", errors="surrogatepass")

@@ -205,3 +205,35 @@ async def _session(project: Path) -> None:
         assert summary(reconfigured) == []
     finally:
         await session.stop()
+
+
+SURROGATE = 'x = "\ud800"\n'
+
+
+def test_a_buffer_holding_a_lone_surrogate_stops_no_other_buffers_types(project: Path) -> None:
+    asyncio.run(_surrogate_session(project))
+
+
+async def _surrogate_session(project: Path) -> None:
+    app, helpers, odd = project / "app.py", project / "helpers.py", project / "odd.py"
+    session = Session(project)
+    await session.start()
+    try:
+        # The editor's buffer holds what no file can (JSON's "\ud800"): it is what a file of
+        # such bytes is to `loomlint check`.
+        session.open(odd, SURROGATE)
+        shown = await session.diagnostics(odd, lambda p: bool(p.diagnostics))
+        assert summary(shown) == [("LML902", 0, 0, 0, 1)]
+        assert shown.diagnostics[0].message == (
+            "the file cannot be decoded (invalid or missing encoding declaration); it was not "
+            "checked"
+        )
+        session.open(helpers, HELPERS)
+        session.open(app, APP)
+        await session.diagnostics(app, lambda p: p.version == 1 and bool(p.diagnostics))
+        # Types still reach every other buffer: a dependency's change shows in its dependent.
+        session.replace(helpers, HELPERS_RETURNING_CONTENT)
+        followed = await session.diagnostics(app, lambda p: len(p.diagnostics) == 2)
+        assert summary(followed) == [LML001, LML003]
+    finally:
+        await session.stop()
