@@ -9,6 +9,7 @@ SIGTERM stopped the run (``loomlint.interrupt``). Errors are printed as
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import importlib
@@ -783,10 +784,9 @@ def console_main() -> None:
         if exit_request.code is not None and not isinstance(exit_request.code, int):
             click.echo(str(exit_request.code), err=True)
     for stream in (sys.stdout, sys.stderr):
-        try:
+        # Closed, or its reader has gone: there is nothing to flush to.
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):  # closed, or its reader has gone: nothing to flush to
-            pass
     os._exit(code)
 
 
