@@ -18,6 +18,10 @@ Codebases, each at a pinned version:
                    fine); it is skipped, saying so, without one
   deepagents       deepagents 0.7.32 (its PyPI sdist): an agent application built on LangChain
                    and LangGraph, reading message content throughout
+  llama-index-core llama-index-core 0.14.25 (its PyPI sdist) with its own pyproject.toml,
+                   whose mypy configuration names the pydantic.mypy plugin
+  camel-ai         camel-ai 0.2.90 (its PyPI sdist) with its own pyproject.toml: a multi-agent
+                   framework over many model providers (camel/models), 150k lines
   synthetic        a generated 300k-line tree (scale, no dependencies)
 
 Every scenario alternates the two tools round by round, so that machine noise hits both
@@ -170,6 +174,27 @@ def _unpack_deepagents(root: Path, _args: argparse.Namespace) -> str | None:
     return None
 
 
+def _unpack_sdist_with_config(
+    requirement: str, package: str
+) -> Callable[[Path, argparse.Namespace], str | None]:
+    """Lays out ``package`` from the sdist of ``requirement`` beside the sdist's own
+    pyproject.toml, whose mypy configuration both tools then read, as its developers' do."""
+
+    def unpack(root: Path, _args: argparse.Namespace) -> str | None:
+        sdist = _download(requirement, binary=False)
+        with tarfile.open(sdist) as archive:
+            for member in archive.getmembers():
+                parts = member.name.split("/", 1)
+                if len(parts) != 2 or not member.isfile():
+                    continue
+                if parts[1] == "pyproject.toml" or parts[1].startswith(f"{package}/"):
+                    member.name = parts[1]
+                    archive.extract(member, root, filter="data")
+        return None
+
+    return unpack
+
+
 def _unpack_pydantic_ai(root: Path, args: argparse.Namespace) -> str | None:
     checkout: Path | None = args.pydantic_ai_checkout
     if checkout is None:
@@ -229,6 +254,18 @@ CODEBASES = (
         _unpack_pydantic_ai,
     ),
     Codebase("deepagents", ("deepagents==0.7.32",), ("deepagents",), _unpack_deepagents),
+    Codebase(
+        "llama-index-core",
+        ("llama-index-core==0.14.25",),
+        ("llama_index",),
+        _unpack_sdist_with_config("llama-index-core==0.14.25", "llama_index"),
+    ),
+    Codebase(
+        "camel-ai",
+        ("camel-ai==0.2.90",),
+        ("camel",),
+        _unpack_sdist_with_config("camel-ai==0.2.90", "camel"),
+    ),
     Codebase("synthetic", (), ("app",), _unpack_synthetic),
 )
 

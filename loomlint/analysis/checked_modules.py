@@ -11,18 +11,33 @@ build's manager: two scans of the heap while it is small, a few tens of millisec
 
 If the states cannot be found (a future mypy), the build falls back to keeping every tree and
 every type to its end (``preserve_asts``, ``export_types``), and the caller reads them there.
+
+mypy records, with every module it caches, one entry of configuration data per plugin of its
+chain. Beside a user's plugin that reports data (``pydantic.mypy`` does), one more plugin in the
+chain would change that record, and the user's own mypy runs and loomlint's builds would find
+each other's cache stale (``plugin configuration differs``). So when the configuration names
+plugins, the hook joins the chain as the last of them (``hooked_plugins``): mypy's loader
+builds that plugin from a subclass that also hands the checked modules over, and the chain,
+its configuration data and its snapshot are the ones a plain ``mypy`` run has.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
-from collections.abc import Callable
+import importlib
+import os
+import sys
+import threading
+from collections.abc import Callable, Generator, Sequence
+from types import ModuleType
 
 from mypy.build import BuildManager, State
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.plugin import Plugin
 from mypy.types import Type
+from mypy.version import __version__ as mypy_version
 
 # A checked module: its tree, its expression types, its per-module options.
 CheckedModule = Callable[[MypyFile, dict[Expression, Type], Options], None]
@@ -69,3 +84,97 @@ def build_states(options: Options) -> list[State]:
     if len(managers) != 1:
         return []
     return [r for r in gc.get_referrers(managers[0]) if isinstance(r, State)]
+
+
+# A plugin's entry point is replaced for one build at a time.
+_ENTRY_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def hooked_plugins(options: Options, hook: CheckedModuleHook) -> Generator[Sequence[Plugin] | None]:
+    """For the build that runs with ``options``, the extra plugins to give ``build.build`` so
+    that ``hook`` sees each checked module, leaving mypy's cache records as a plain run's; or
+    None when that cannot be done (the caller keeps trees and types to the build's end).
+
+    Without configured plugins the hook is simply one more plugin: a chain in which no plugin
+    reports configuration data records none. With them, it rides on the last one (see the
+    module's docstring); the entry point is restored when the build ends."""
+    if not options.plugins:
+        yield [hook]
+        return
+    found = _plugin_entry(options, options.plugins[-1])
+    if found is None:
+        yield None
+        return
+    module, entry_name = found
+    entry = getattr(module, entry_name, None)
+    if not callable(entry):
+        yield None  # mypy reports the configuration error itself
+        return
+    try:
+        plugin_type = entry(mypy_version)
+        hooked = _hooked_plugin_type(plugin_type, hook)
+    except Exception:  # the plugin's own failure is mypy's to report; a class not subclassable
+        yield None
+        return
+
+    def hooked_entry(version: str) -> type[Plugin]:
+        del version  # the class was made for this mypy's version, above
+        return hooked
+
+    with _ENTRY_LOCK:
+        setattr(module, entry_name, hooked_entry)
+        try:
+            yield []
+        finally:
+            setattr(module, entry_name, entry)
+
+
+def _plugin_entry(options: Options, configured: str) -> tuple[ModuleType, str] | None:
+    """The module and entry point's name of a configured plugin, imported as mypy's
+    ``load_plugins_from_config`` imports it (None if it cannot be)."""
+    entry_name = "plugin"
+    plugin_dir: str | None = None
+    if ":" in os.path.basename(configured):
+        configured, entry_name = configured.rsplit(":", 1)
+    if configured.endswith(".py"):
+        if options.config_file is None:
+            return None
+        plugin_path = os.path.join(os.path.dirname(options.config_file), configured)
+        plugin_dir = os.path.abspath(os.path.dirname(plugin_path))
+        module_name = os.path.basename(plugin_path)[:-3]
+        sys.path.insert(0, plugin_dir)
+    elif "/" in configured or "\\" in configured:
+        return None
+    else:
+        module_name = configured
+    try:
+        return importlib.import_module(module_name), entry_name
+    except Exception:
+        return None
+    finally:
+        if plugin_dir is not None and sys.path and sys.path[0] == plugin_dir:
+            del sys.path[0]
+
+
+def _hooked_plugin_type(plugin_type: object, hook: CheckedModuleHook) -> type[Plugin]:
+    """A subclass of a configured plugin's class that also hands checked modules to ``hook``;
+    everything else, its configuration data included, is the plugin's own."""
+    if not (isinstance(plugin_type, type) and issubclass(plugin_type, Plugin)):
+        raise TypeError(f"not a mypy plugin class: {plugin_type!r}")
+    base: type[Plugin] = plugin_type
+
+    class Hooked(base):  # type: ignore[misc, valid-type]
+        def set_modules(self, modules: dict[str, MypyFile]) -> None:
+            super().set_modules(modules)
+            hook.set_modules(modules)
+
+        def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
+            deps: set[str] = super().get_additional_indirect_deps(file)
+            hook.get_additional_indirect_deps(file)
+            return deps
+
+    Hooked.__name__ = base.__name__
+    Hooked.__qualname__ = base.__qualname__
+    Hooked.__module__ = base.__module__
+    return Hooked

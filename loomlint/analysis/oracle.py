@@ -4,14 +4,19 @@ One mypy build answers for every file being checked. The build honours the user'
 configuration (read through mypy's own option processing, so ``strict`` and per-module
 sections apply) and the user's mypy cache. Two things are added:
 
-- the files being checked are passed with their text, which forces mypy to analyse them
-  even when its cache is fresh (a module loaded from the cache has no syntax tree);
-- each of those files is reduced to picklable ``FileTypes`` facts (``FactCollector``) the
-  moment mypy has checked it, through mypy's report hook (see ``checked_modules``), and
-  handed to the caller while the build goes on; mypy then frees its tree as usual.
+- each file being checked is reduced to picklable ``FileTypes`` facts (``FactCollector``)
+  the moment mypy has checked it, through a plugin hook (see ``checked_modules``), and handed
+  to the caller while the build goes on; mypy then frees its tree as usual;
+- a file mypy did not check, because its cache was fresh (a module loaded from the cache
+  has no syntax tree, and no expression types), is type-checked after the build, alone:
+  parsed, analysed and checked against the cached modules it imports, as mypy's
+  fine-grained update checks a changed module (``_check_alone``). Forcing it through the
+  build instead (its text given) would check its whole import cycle again.
 
-Every module is checked exactly as a plain ``mypy`` run checks it, and nothing added is part
-of mypy's cache key, so the user's cache stays valid for their own mypy runs.
+Only a file whose text is not the one on disk (an editor's buffer) is given to mypy with its
+text. Every module the build checks is checked exactly as a plain ``mypy`` run checks it,
+nothing added is part of mypy's cache key, and nothing checked alone is written to the
+cache, so the user's cache stays valid for their own mypy runs.
 """
 
 from __future__ import annotations
@@ -30,17 +35,20 @@ from pathlib import Path
 from typing import Protocol
 
 from mypy import build
-from mypy.build import Graph, State
+from mypy.build import BuildManager, Graph, State
 from mypy.errors import CompileError
+from mypy.freetree import free_tree
 from mypy.graph_utils import strongly_connected_components
 from mypy.main import process_options
 from mypy.modulefinder import BuildSource
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
+from mypy.semanal_main import semantic_analysis_for_scc
+from mypy.server.update import ensure_trees_loaded, replace_modules_with_new_variants
 from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
-from loomlint.analysis.checked_modules import CheckedModuleHook
+from loomlint.analysis.checked_modules import CheckedModuleHook, hooked_plugins
 from loomlint.analysis.facts import FactCollector, types_content
 from loomlint.analysis.typefacts import (
     FileTypes,
@@ -182,19 +190,26 @@ class MypyOracle:
         output = io.StringIO()
         sources, options = self._mypy_options([f.path for f in files])
         targets: list[BuildSource] = []
-        forced: dict[str, SourceFile] = {}
+        # Forced files mypy reads from disk: those it does not check in the build (its cache
+        # is fresh for them) are type-checked afterwards, one at a time (``_check_alone``).
+        from_disk: dict[str, BuildSource] = {}
         for s in sources:
             wanted = by_abspath.get(os.path.abspath(s.path)) if s.path is not None else None
             if wanted is None:
                 continue
-            targets.append(
-                BuildSource(s.path, s.module, wanted.text if wanted.force else None, s.base_dir)
-            )
-            if wanted.force:
-                forced[os.path.abspath(s.path or "")] = wanted
+            # A file's text given to mypy makes it check the file's whole import cycle again,
+            # however fresh its cache: only a text that is not the file's on disk (an editor's
+            # buffer) is given.
+            text = wanted.text if wanted.force and not _is_on_disk(wanted) else None
+            target = BuildSource(s.path, s.module, text, s.base_dir)
+            targets.append(target)
+            if wanted.force and text is None:
+                from_disk[os.path.abspath(s.path or "")] = target
         facts: dict[str, FileTypes] = {}
         unreadable: dict[str, str] = {}
         spare: dict[str, FileTypes] = {}
+        # Forced files whose types have been read (or found unreadable).
+        taken: set[str] = set()
 
         fact_seconds = [0.0]
 
@@ -209,11 +224,12 @@ class MypyOracle:
             tree: MypyFile, types: dict[Expression, Type], module_options: Options
         ) -> None:
             source = by_abspath.get(os.path.abspath(tree.path))
-            if source is None or source.path in facts or source.path in unreadable:
+            if source is None or source.path in taken:
                 return
             if not source.force:
                 self._take_spare(source, tree, types, module_options, spare)
                 return
+            taken.add(source.path)
             try:
                 found = self._facts_of(source, tree, types, module_options, consumer)
             except Exception as exc:  # loomlint's own bug: that file goes without types
@@ -224,26 +240,28 @@ class MypyOracle:
                 facts[source.path] = found
 
         # Trees and types are taken as each module is checked (and freed by mypy right after),
-        # through a plugin hook. mypy records one entry of configuration data per plugin of
-        # its chain with every module: beside a user's plugin that reports data, the hook's
-        # extra entry would make this build and the user's own mypy runs find each other's
-        # cache stale ("plugin configuration differs"). So with the user's plugins configured,
-        # the trees and types are kept to the build's end instead, and read there.
-        streamed = not options.plugins
-        options.preserve_asts = not streamed
-        options.export_types = not streamed
+        # through a plugin hook that leaves mypy's cache records as a plain run's
+        # (``hooked_plugins``). Where it cannot, the trees and types are kept to the build's
+        # end instead, and read there.
         hook = CheckedModuleHook(options, {t.module for t in targets}, take)
         blocking = _BlockingMessages()
         try:
             # mypy reports an internal error on sys.stderr whatever streams it was given.
-            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            with (
+                contextlib.redirect_stdout(output),
+                contextlib.redirect_stderr(output),
+                hooked_plugins(options, hook) as extra_plugins,
+            ):
+                streamed = extra_plugins is not None
+                options.preserve_asts = not streamed
+                options.export_types = not streamed
                 built = build.build(
                     targets,
                     options,
                     stdout=output,
                     stderr=output,
                     flush_errors=blocking,
-                    extra_plugins=[hook] if streamed else [],
+                    extra_plugins=extra_plugins or [],
                 )
         except CompileError as exc:
             raise _blocking_error(exc.messages or blocking.messages, by_abspath) from None
@@ -260,17 +278,50 @@ class MypyOracle:
             if state is None:
                 continue
             keys[source.path] = _dependency_key(state, built.graph, closures)
-            checked = source.force or target.module in built.manager.rechecked_modules
+            checked = target.text is not None or target.module in built.manager.rechecked_modules
             if (not streamed or hook.attached is False) and checked and state.tree is not None:
                 # The trees and types were kept to the build's end.
                 take(state.tree, built.types, state.options)
+        # What the cache answered for: each forced file is checked alone, against the cached
+        # interfaces of every module it imports (its import cycle's included). The largest
+        # first: the analyses of the files whose facts come last are what the run waits for.
+        for abspath, target in sorted(
+            from_disk.items(), key=lambda item: -len(by_abspath[item[0]].text)
+        ):
+            source = by_abspath[abspath]
+            if source.path in taken or target.module not in built.graph:
+                continue
+            try:
+                with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+                    state = _check_alone(built.manager, built.graph, target.module)
+            except CompileError as exc:
+                taken.add(source.path)
+                message = (exc.messages or ["a blocking error"])[-1]
+                unreadable[source.path] = f"mypy stopped with a blocking error: {message}"
+                continue
+            except SystemExit:  # mypy's internal error, reported on the output given
+                taken.add(source.path)
+                unreadable[source.path] = "mypy crashed with an internal error"
+                continue
+            except Exception as exc:  # mypy's own bug, raised instead of reported
+                taken.add(source.path)
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                unreadable[source.path] = f"mypy crashed with an internal error: {detail}"
+                continue
+            assert state.tree is not None
+            take(state.tree, state.type_map(), state.options)
+            _release(built.manager, state)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
         # A package installed where mypy looks for packages changes its folder: an import
         # that could not be found may be found now.
         search_paths = built.manager.search_paths
         read.extend(search_paths.package_path + search_paths.mypy_path)
-        forced_modules = {target.module for target in targets if target.text is not None}
+        forced_modules = {
+            target.module
+            for target in targets
+            if by_abspath[os.path.abspath(target.path or "")].force
+        }
         rechecked = frozenset(built.manager.rechecked_modules - forced_modules)
         return _Built(facts, keys, stat_files(read), unreadable, rechecked, spare, fact_seconds[0])
 
@@ -321,6 +372,59 @@ class MypyOracle:
             types, self._spi, module_options, check_untyped_defs=module_options.check_untyped_defs
         )
         return collector.collect(tree)
+
+
+def _is_on_disk(source: SourceFile) -> bool:
+    """Whether the file on disk holds the text being analysed (mypy reads it from there)."""
+    try:
+        with open(source.path, encoding="utf-8", newline="") as file:
+            return file.read() == source.text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _check_alone(manager: BuildManager, graph: Graph, module: str) -> State:
+    """Type-check one module of a finished build from its source, alone: every module it
+    imports, directly or not (the other modules of its import cycle too), is loaded from
+    mypy's cache, as mypy's fine-grained update does for a changed module
+    (``mypy.server.update.update_module_isolated``). Its types are those a build checking
+    its whole import cycle gives; nothing is written to the cache. Raises ``CompileError``
+    on a blocking error."""
+    state = graph[module]
+    ensure_trees_loaded(manager, graph, [module])
+    cached_tree = manager.modules.get(module)
+    state.tree = None
+    manager.ast_cache.pop(module, None)
+    # Each module starts with no errors: nobody reads them, and they would pile up.
+    manager.errors.reset()
+    try:
+        # The cached tree stays the module's until the new one is analysed: the other
+        # modules' cached trees resolve their references to it lazily, by name.
+        state.parse_file(temporary=True)
+        manager.ast_cache.pop(module, None)
+        state.check_blockers()
+        semantic_analysis_for_scc(graph, [module], manager.errors)
+    except BaseException:
+        # The modules checked after this one still see its cached definitions.
+        state.tree = cached_tree
+        raise
+    # The new tree keeps the identities of the cached tree's definitions, which the other
+    # modules' cached trees refer to (a class of this module is one class, not two).
+    replace_modules_with_new_variants(manager, graph, {module: cached_tree}, {module: state.tree})
+    state.type_check_first_pass()
+    while state.type_check_second_pass():
+        pass
+    return state
+
+
+def _release(manager: BuildManager, state: State) -> None:
+    """Free what checking a module alone built, as mypy does once it has checked a module: its
+    function bodies and types (its definitions stay, for the modules checked after it)."""
+    state.free_state()
+    if state.tree is not None and not manager.options.preserve_asts:
+        free_tree(state.tree)
+        state.tree.defs.clear()
+    manager.errors.reset()
 
 
 class _TargetCrash(Exception):

@@ -68,3 +68,61 @@ def test_the_fallback_keeps_trees_and_gives_the_same_facts(
     assert sorted(recorder.accepted) == sorted(through_hook.files)
     assert kept_to_the_end.files == through_hook.files
     assert kept_to_the_end.dependency_keys == through_hook.dependency_keys
+
+
+def test_fixtures_checked_alone_from_a_fresh_cache_give_the_same_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second build finds mypy's cache fresh: each file is type-checked alone against the
+    cached modules it imports, and its facts are those of the build that checked everything."""
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / "cache"))
+    cold, _ = _build(monkeypatch)
+    warm, recorder = _build(monkeypatch)
+    assert warm.rechecked == set()
+    assert sorted(recorder.accepted) == sorted(cold.files)
+    assert warm.files == cold.files
+    assert warm.dependency_keys == cold.dependency_keys
+    assert not warm.failures
+
+
+CHAT = (
+    "from loomlint.content import LlmMessage\n\n\n"
+    "def show(message: LlmMessage) -> str:\n"
+    "    return str(message.content)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "plugins",
+    [["pydantic.mypy"], ["pydantic.mypy", "loomlint.mypy_plugin"]],
+    ids=["pydantic", "pydantic-and-loomlint"],
+)
+def test_with_plugins_configured_modules_are_handed_over_as_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: list[str]
+) -> None:
+    """A configuration naming plugins keeps no tree to the build's end: the facts are taken as
+    each module is checked, and are those of a build without plugins."""
+    attached: list[bool | None] = []
+    original = checked_modules.CheckedModuleHook.set_modules
+
+    def spy(hook: checked_modules.CheckedModuleHook, modules: dict[str, object]) -> None:
+        original(hook, modules)  # type: ignore[arg-type]
+        attached.append(hook.attached)
+
+    monkeypatch.setattr(checked_modules.CheckedModuleHook, "set_modules", spy)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chat.py").write_text(CHAT)
+    settings = load_settings(tmp_path, overrides=CliOverrides())
+    facts: dict[str, dict[str, FileTypes]] = {}
+    for configured in ([], plugins):
+        (tmp_path / "pyproject.toml").write_text(
+            f"[tool.mypy]\nplugins = {configured!r}\n".replace("'", '"')
+        )
+        monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / f"cache-{len(configured)}"))
+        recorder = _Recorder()
+        result = MypyOracle(settings.spi).analyze([SourceFile("chat.py", CHAT)], recorder)
+        assert recorder.accepted == ["chat.py"]
+        assert not result.failures
+        facts[str(configured)] = result.files
+    assert attached == [True, True]
+    assert facts[str(plugins)] == facts["[]"]

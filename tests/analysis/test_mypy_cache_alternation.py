@@ -35,10 +35,10 @@ def _environment() -> dict[str, str]:
     return environment
 
 
-def _mypy(project: Path) -> list[str]:
+def _mypy(project: Path, *files: str) -> list[str]:
     """A plain `mypy -v` run; the modules it did not take from the cache, and why."""
     done = subprocess.run(
-        [str(BIN / "mypy"), "-v", "app.py", "helpers.py"],
+        [str(BIN / "mypy"), "-v", *(files or ("app.py", "helpers.py"))],
         cwd=project,
         env=_environment(),
         capture_output=True,
@@ -84,3 +84,56 @@ def test_mypy_and_loomlint_check_alternate_warm(tmp_path: Path, plugins: list[st
     assert _mypy(tmp_path) == []
     assert _loomlint_rechecked(tmp_path) == nothing
     assert _mypy(tmp_path) == []
+
+
+# One import cycle of three modules; only app.py reads content.
+CYCLE = {
+    "app.py": (
+        "from loomlint.content import LlmMessage\n\n"
+        "import models\n\n\n"
+        "def show(message: LlmMessage) -> str:\n"
+        "    return models.prefix() + str(message.content)\n"
+    ),
+    "models.py": (
+        "import store\n\n\n"
+        "def prefix() -> str:\n"
+        "    return store.name()\n"
+    ),
+    "store.py": (
+        "import app\n\n\n"
+        "def name() -> str:\n"
+        "    return app.__name__\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("plugins", [[], ["pydantic.mypy"]], ids=["none", "pydantic"])
+def test_check_after_plain_mypy_checks_only_the_file_alone(
+    tmp_path: Path, plugins: list[str]
+) -> None:
+    """After a plain `mypy`, the checked file is type-checked alone from mypy's cache: the rest
+    of its import cycle is not checked again, and the finding is the one a cold check gives."""
+    (tmp_path / "pyproject.toml").write_text(
+        f"[tool.mypy]\nstrict = true\nplugins = {plugins!r}\n".replace("'", '"')
+    )
+    for name, text in CYCLE.items():
+        (tmp_path / name).write_text(text)
+    assert _mypy(tmp_path, *CYCLE)  # cold: everything is checked
+    done = subprocess.run(
+        [str(BIN / "loomlint"), "check", "--no-cache", "app.py"],
+        cwd=tmp_path,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "app.py:7:34: LML003 [*] content of `message` is coerced to str by str(); use text_of(...)",
+        "Found 1 finding (1 fixable with `loomlint fix`).",
+    ]
+    assert re.findall(r"mypy re-checked .*", done.stderr) == [
+        "mypy re-checked 0 modules besides the checked files"
+    ]
+    assert _mypy(tmp_path, *CYCLE) == []
