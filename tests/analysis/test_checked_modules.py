@@ -40,9 +40,8 @@ def _build(monkeypatch: pytest.MonkeyPatch) -> tuple[OracleResult, _Recorder]:
     return MypyOracle(settings.spi).analyze(files, recorder), recorder
 
 
-def test_every_forced_file_is_handed_over_as_checked(
-    mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _attachments(monkeypatch: pytest.MonkeyPatch) -> list[bool | None]:
+    """Whether each build's hook was attached (modules handed over as mypy checks them)."""
     attached: list[bool | None] = []
     original = checked_modules.CheckedModuleHook.set_modules
 
@@ -51,6 +50,13 @@ def test_every_forced_file_is_handed_over_as_checked(
         attached.append(hook.attached)
 
     monkeypatch.setattr(checked_modules.CheckedModuleHook, "set_modules", spy)
+    return attached
+
+
+def test_every_forced_file_is_handed_over_as_checked(
+    mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    attached = _attachments(monkeypatch)
     result, recorder = _build(monkeypatch)
     assert attached == [True]
     expected = [p.relative_to(REPO).as_posix() for p in FIXTURES]
@@ -102,14 +108,7 @@ def test_with_plugins_configured_modules_are_handed_over_as_checked(
 ) -> None:
     """A configuration naming plugins keeps no tree to the build's end: the facts are taken as
     each module is checked, and are those of a build without plugins."""
-    attached: list[bool | None] = []
-    original = checked_modules.CheckedModuleHook.set_modules
-
-    def spy(hook: checked_modules.CheckedModuleHook, modules: dict[str, object]) -> None:
-        original(hook, modules)  # type: ignore[arg-type]
-        attached.append(hook.attached)
-
-    monkeypatch.setattr(checked_modules.CheckedModuleHook, "set_modules", spy)
+    attached = _attachments(monkeypatch)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "chat.py").write_text(CHAT)
     settings = load_settings(tmp_path, overrides=CliOverrides())

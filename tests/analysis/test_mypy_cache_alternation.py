@@ -50,10 +50,10 @@ def _mypy(project: Path, *files: str) -> list[str]:
     return re.findall(r"(Scheduling SCC .* as .*stale.*|Metadata abandoned .*)", done.stderr)
 
 
-def _loomlint_rechecked(project: Path) -> str:
-    """`loomlint check` (its result cache off, so mypy builds); what its build re-checked."""
+def _loomlint(project: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    """`loomlint check` (its result cache off, so mypy builds), which finds something."""
     done = subprocess.run(
-        [str(BIN / "loomlint"), "check", "--no-cache", "app.py", "helpers.py"],
+        [str(BIN / "loomlint"), "check", "--no-cache", *files],
         cwd=project,
         env=_environment(),
         capture_output=True,
@@ -62,6 +62,12 @@ def _loomlint_rechecked(project: Path) -> str:
         check=False,
     )
     assert done.returncode == 1, done.stdout + done.stderr
+    return done
+
+
+def _loomlint_rechecked(project: Path) -> str:
+    """What the build of `loomlint check` re-checked."""
+    done = _loomlint(project, "app.py", "helpers.py")
     assert "app.py:7:32: LML003" in done.stdout
     (line,) = re.findall(r"mypy re-checked .*", done.stderr)
     return line
@@ -94,16 +100,8 @@ CYCLE = {
         "def show(message: LlmMessage) -> str:\n"
         "    return models.prefix() + str(message.content)\n"
     ),
-    "models.py": (
-        "import store\n\n\n"
-        "def prefix() -> str:\n"
-        "    return store.name()\n"
-    ),
-    "store.py": (
-        "import app\n\n\n"
-        "def name() -> str:\n"
-        "    return app.__name__\n"
-    ),
+    "models.py": ("import store\n\n\ndef prefix() -> str:\n    return store.name()\n"),
+    "store.py": ("import app\n\n\ndef name() -> str:\n    return app.__name__\n"),
 }
 
 
@@ -119,16 +117,7 @@ def test_check_after_plain_mypy_checks_only_the_file_alone(
     for name, text in CYCLE.items():
         (tmp_path / name).write_text(text)
     assert _mypy(tmp_path, *CYCLE)  # cold: everything is checked
-    done = subprocess.run(
-        [str(BIN / "loomlint"), "check", "--no-cache", "app.py"],
-        cwd=tmp_path,
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
+    done = _loomlint(tmp_path, "app.py")
     assert done.stdout.splitlines() == [
         "app.py:7:34: LML003 [*] content of `message` is coerced to str by str(); use text_of(...)",
         "Found 1 finding (1 fixable with `loomlint fix`).",
