@@ -1,0 +1,626 @@
+"""loomlint on public LLM codebases it was not shaped on: precision per codebase and mode,
+measured against judgements a person made by reading the code, and the misses searched for.
+
+Not a test. Run from the repository root:
+
+    python3 benchmarks/corpus/run.py                       # every codebase, both modes
+    python3 benchmarks/corpus/run.py --only smolagents --only llm
+    python3 benchmarks/corpus/run.py --no-types-only       # no mypy: seconds, not minutes
+    python3 benchmarks/corpus/run.py --save-findings /tmp/before.json
+    python3 benchmarks/corpus/run.py --compare /tmp/before.json
+    python3 benchmarks/corpus/run.py --loomlint /tmp/loomlint-at-main   # another commit's code
+    python3 benchmarks/corpus/run.py --unjudged-tsv /tmp/todo.tsv --misses-tsv /tmp/misses.tsv
+
+Each codebase is a PyPI sdist pinned by version and sha256 (CODEBASES below). The script keeps
+its workspace outside the repository, in $LOOMLINT_CORPUS_DIR (default
+<tmp>/loomlint-corpus): the sdists (fetched with pip, checked against their sha256), each one
+unpacked, and one venv per codebase with its dependencies and loomlint's, so that mypy
+resolves the codebase's imports as its developers' mypy would. Both are made once and reused;
+loomlint itself always runs from this checkout (first on PYTHONPATH).
+
+Per codebase it runs `loomlint check --format json .` from the unpacked sdist's root, as a
+user would, once with types and once with `--no-types`, and reads the verdicts from
+`judgements.tsv` beside this script. Every typed finding is judged; of the `--no-types`
+findings, a sample of `--sample` (40) drawn by seeded hash, so that a change adding or removing
+findings leaves the rest of the sample as it was. A judgement is keyed by the codebase, the
+file, the code, the column and the text of the flagged line (whitespace collapsed), never by
+the line number, so it survives unrelated line moves; its verdict is about the code, not the
+mode, so a finding judged in one mode counts in the other. *True* means a real bug or a real
+repr/crash hazard on part-message content; *false* everything else.
+
+Misses: every line that reads content (`.content`, `["content"]`, `.get("content")`,
+`getattr(x, "content")`, or a local named `content`) in `str(`, an f-string, `+`,
+`.strip(`/`.split(`/`.lower(`, `json.dumps(` or `len(`, and that neither mode flags, is a
+candidate; `misses.tsv` holds their judgements (verdict `miss`: a real bug loomlint should
+report, and why it does not yet; `safe`: not one, and why). A judged miss that either mode now
+flags counts as found.
+
+The closing table is the one docs/corpus.md quotes; unjudged findings and candidates are
+listed (with the lines before them), and `--unjudged-tsv` / `--misses-tsv` write them as rows
+to fill in and append to the TSVs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import venv
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+JUDGEMENTS = HERE / "judgements.tsv"
+MISSES = HERE / "misses.tsv"
+WORK = Path(os.environ.get("LOOMLINT_CORPUS_DIR", Path(tempfile.gettempdir()) / "loomlint-corpus"))
+MODES = ("types", "no-types")
+CONTEXT_LINES = 6
+
+sys.path.insert(0, str(REPO))
+from loomlint.fingerprint import finding_fingerprint  # noqa: E402  (this checkout's)
+
+
+@dataclass(frozen=True)
+class Codebase:
+    name: str
+    requirement: str
+    """The pinned sdist, `name==version`."""
+    sha256: str
+    kind: str
+    """What makes it part of the corpus (for the table)."""
+    extras: tuple[str, ...] = ()
+    """What its venv needs besides the release itself and loomlint's dependencies."""
+
+
+CODEBASES = (
+    Codebase(
+        "autogen-core",
+        "autogen-core==0.7.5",
+        "70c2871389f1d0a7f6db8ef78717a51b7ce877ff4a08a836b7758d604dece203",
+        "own message classes (a union with text-only members)",
+        ("pytest",),
+    ),
+    Codebase(
+        "smolagents",
+        "smolagents[openai]==1.26.0",
+        "4ec92313265f9cfbcabfc88e192b4bc4505f8475dc5f33dc872062fc567037bd",
+        "own ChatMessage, multi-provider",
+        ("pytest",),
+    ),
+    Codebase(
+        "aisuite",
+        "aisuite[openai,anthropic]==0.2.0",
+        "fe82891e025101416d58c0b7bc32a1613937bf2021e2f03c237c040fcc4d53f1",
+        "multi-provider, OpenAI dicts",
+        ("pytest",),
+    ),
+    Codebase(
+        "llm",
+        "llm==0.36",
+        "e59ad30875a99be2eea0c880543b1ebfe40eea24ae55d4008eb1e12c77964626",
+        "own prompt/response classes, OpenAI dicts",
+        ("pytest",),
+    ),
+    Codebase(
+        "claude-agent-sdk",
+        "claude-agent-sdk==0.2.189",
+        "1d859a142ee6cd97aef972215ed7ab5c09f623018194a6577c7dafbbfa481216",
+        "Anthropic content blocks, own message classes",
+        ("pytest",),
+    ),
+    Codebase(
+        "langchain-anthropic",
+        "langchain-anthropic==1.7.10",
+        "72869686960b3d6665f99e7c91c9f6dd4a1d9ccf73d23edd8702eb603cc2e498",
+        "LangChain messages to Anthropic dicts",
+        ("pytest",),
+    ),
+    Codebase(
+        "langchain-mcp-adapters",
+        "langchain-mcp-adapters==0.3.2",
+        "61cd1a09597adb619a9bafb0642938ffc2a9463d699a753f7af0420ea46c381a",
+        "LangChain user (tools, MCP content)",
+        ("pytest", "langgraph"),
+    ),
+    Codebase(
+        "marvin",
+        "marvin==3.2.7",
+        "b65dd6eb50e34431b95fe473938b036ec8cf23c63e50476192af27bea197f8ee",
+        "pydantic-ai user",
+        ("pytest",),
+    ),
+)
+
+
+# --- the workspace -------------------------------------------------------------------------------
+
+
+def project_name(requirement: str) -> str:
+    return re.split(r"[\[=]", requirement, maxsplit=1)[0]
+
+
+def normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def version_of(requirement: str) -> str:
+    return requirement.split("==", 1)[1]
+
+
+def fetch(codebase: Codebase) -> Path:
+    """The unpacked sdist's root, fetched and checked against its sha256 the first time."""
+    root = WORK / "src" / codebase.name
+    if root.is_dir():
+        return root
+    downloads = WORK / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    name = project_name(codebase.requirement)
+    version = version_of(codebase.requirement)
+    suffix = f"-{version}.tar.gz"
+
+    def sdists() -> list[Path]:
+        return [
+            p
+            for p in downloads.iterdir()
+            if p.name.endswith(suffix)
+            and normalized(p.name.removesuffix(suffix)) == normalized(name)
+        ]
+
+    if not sdists():
+        print(f"downloading {name}=={version} (sdist, once)...", flush=True)
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        pip += ["--no-binary", ":all:", f"{name}=={version}", "-d", str(downloads)]
+        subprocess.run(pip, check=True)
+    found = sdists()
+    if len(found) != 1:
+        sys.exit(f"expected one sdist of {name}=={version} in {downloads}, found {found}")
+    digest = hashlib.sha256(found[0].read_bytes()).hexdigest()
+    if digest != codebase.sha256:
+        sys.exit(
+            f"{found[0]}: sha256 {digest}, but {codebase.name} is pinned to {codebase.sha256}; "
+            "the release changed or the download is damaged (delete it to fetch it again)"
+        )
+    staging = root.with_name(root.name + ".partial")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    with tarfile.open(found[0]) as archive:
+        for member in archive.getmembers():
+            parts = member.name.split("/", 1)
+            if len(parts) == 2 and parts[1] and (member.isfile() or member.isdir()):
+                member.name = parts[1]
+                archive.extract(member, staging, filter="data")
+    staging.rename(root)
+    return root
+
+
+def loomlint_dependencies() -> list[str]:
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return list(project["dependencies"])
+
+
+def environment(codebase: Codebase) -> Path:
+    """The codebase's venv: the release with its dependencies, and loomlint's."""
+    root = WORK / "venvs" / codebase.name
+    python = root / "bin" / "python"
+    wanted = [codebase.requirement, *codebase.extras, *loomlint_dependencies()]
+    marker = root / ".installed"
+    if marker.exists() and marker.read_text(encoding="utf-8").splitlines() == wanted:
+        return python
+    print(f"creating {codebase.name}'s venv (once)...", flush=True)
+    venv.EnvBuilder(with_pip=True, clear=True).create(root)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
+    marker.write_text("\n".join(wanted) + "\n", encoding="utf-8")
+    return python
+
+
+def run_loomlint(
+    codebase: Codebase, root: Path, python: Path, mode: str, *, cache: bool, checkout: Path
+) -> tuple[list[Finding], float]:
+    command = [str(python), "-c", "from loomlint.cli import console_main; console_main()"]
+    command += ["check", "--format", "json"]
+    if mode == "no-types":
+        command.append("--no-types")
+    if not cache:
+        command.append("--no-cache")
+    command += ["--", "."]
+    env = dict(os.environ, PYTHONPATH=str(checkout), LOOMLINT_NO_DAEMON="1")
+    started = time.perf_counter()
+    result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    results = WORK / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    (results / f"{codebase.name}.{mode}.stderr").write_text(result.stderr, encoding="utf-8")
+    # 2 with a report: some files could not be analysed (LML9xx, reported below), the rest were.
+    if result.returncode not in (0, 1, 2) or not result.stdout.startswith("["):
+        sys.exit(
+            f"loomlint {mode} on {codebase.name} exited {result.returncode}:\n"
+            f"{result.stderr[-4000:]}"
+        )
+    (results / f"{codebase.name}.{mode}.json").write_text(result.stdout, encoding="utf-8")
+    lines = SourceCache(root)
+    findings = []
+    for raw in json.loads(result.stdout):
+        if str(raw["code"]).startswith("LML9"):
+            # Not a content finding: a file loomlint could not analyse (or not with types).
+            print(f"   {raw['path']}:{raw['line']}: {raw['code']} {raw['message']}")
+        else:
+            findings.append(Finding.of(codebase.name, mode, raw, lines))
+    return findings, seconds
+
+
+# --- findings and judgements ---------------------------------------------------------------------
+
+Key = tuple[str, str, int]  # codebase, fingerprint (file, code, line text), column
+
+
+class SourceCache:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, list[str]] = {}
+
+    def lines(self, path: str) -> list[str]:
+        if path not in self.files:
+            data = (self.root / path).read_bytes().decode("utf-8", errors="replace")
+            self.files[path] = data.splitlines()
+        return self.files[path]
+
+    def text(self, path: str, line: int) -> str:
+        lines = self.lines(path)
+        return " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    codebase: str
+    mode: str
+    path: str
+    line: int
+    column: int
+    code: str
+    message: str
+    text: str
+
+    @classmethod
+    def of(cls, codebase: str, mode: str, raw: dict[str, object], lines: SourceCache) -> Finding:
+        path = str(raw["path"])
+        line = int(str(raw["line"]))
+        return cls(
+            codebase,
+            mode,
+            path,
+            line,
+            int(str(raw["column"])),
+            str(raw["code"]),
+            str(raw["message"]),
+            lines.text(path, line),
+        )
+
+    @property
+    def key(self) -> Key:
+        return (self.codebase, finding_fingerprint(self.path, self.code, self.text), self.column)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: bool
+    reason: str
+
+
+def read_tsv(path: Path) -> Iterator[dict[str, str]]:
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8", newline="") as handle:
+        yield from csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+
+
+def load_judgements() -> dict[Key, Judgement]:
+    judgements: dict[Key, Judgement] = {}
+    for number, row in enumerate(read_tsv(JUDGEMENTS), start=2):
+        if row["verdict"] not in ("true", "false"):
+            sys.exit(f"{JUDGEMENTS}:{number}: verdict must be true or false: {row['verdict']!r}")
+        fingerprint = finding_fingerprint(row["path"], row["code"], row["text"])
+        key = (row["codebase"], fingerprint, int(row["column"]))
+        judgements[key] = Judgement(row["verdict"] == "true", row["reason"])
+    return judgements
+
+
+def sample_of(findings: list[Finding], seed: int, size: int) -> list[Finding]:
+    """The `size` findings whose hash with `seed` is lowest (one per key)."""
+    unique = {f.key: f for f in findings}
+
+    def draw(finding: Finding) -> str:
+        return hashlib.sha256(f"{seed}\t{finding.key}".encode()).hexdigest()
+
+    return sorted(unique.values(), key=draw)[:size]
+
+
+# --- misses --------------------------------------------------------------------------------------
+
+# A read of a content field, or a local named `content` (the commonest name for one; not a
+# keyword argument or an assignment's target).
+CONTENT_READ = re.compile(
+    r"""\.content\b|\[\s*["']content["']\s*\]|\.get\(\s*["']content["']"""
+    r"""|getattr\([^)]*["']content["']|(?<![.\w"'])content\b(?!["'-])(?!\s*=[^=])"""
+)
+SINK = re.compile(
+    r"""\bstr\(|\bf["']|\+|\.(?:strip|lstrip|rstrip|split|lower|upper)\(|json\.dumps\(|\blen\("""
+)
+SKIPPED_DIRS = {".venv", "venv", ".git", ".mypy_cache", "node_modules", "__pycache__"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    codebase: str
+    path: str
+    line: int
+    text: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.codebase, self.path, self.text)
+
+
+def python_files(root: Path) -> Iterator[Path]:
+    for directory, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRS and not f.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield Path(directory) / name
+
+
+def miss_candidates(
+    codebase: Codebase, root: Path, flagged: set[tuple[str, int]]
+) -> list[Candidate]:
+    found: list[Candidate] = []
+    for file in python_files(root):
+        path = file.relative_to(root).as_posix()
+        text = file.read_bytes().decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.lstrip().startswith("#") or (path, number) in flagged:
+                continue
+            if CONTENT_READ.search(line) and SINK.search(line):
+                found.append(Candidate(codebase.name, path, number, " ".join(line.split())))
+    return found
+
+
+def load_misses() -> dict[tuple[str, str, str], Judgement]:
+    judged: dict[tuple[str, str, str], Judgement] = {}
+    for number, row in enumerate(read_tsv(MISSES), start=2):
+        if row["verdict"] not in ("miss", "safe"):
+            sys.exit(f"{MISSES}:{number}: verdict must be miss or safe: {row['verdict']!r}")
+        judged[(row["codebase"], row["path"], row["text"])] = Judgement(
+            row["verdict"] == "miss", row["reason"]
+        )
+    return judged
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    lines: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    """mode -> (findings, judged, true, measured-over)"""
+    misses: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """candidates, unjudged candidates, judged misses, of them found"""
+
+
+def show(root: Path, path: str, line: int) -> str:
+    lines = SourceCache(root).lines(path)
+    start = max(0, line - CONTEXT_LINES)
+    return "\n".join(f"   {n + 1:>6}: {lines[n]}" for n in range(start, min(line, len(lines))))
+
+
+def precision(true: int, judged: int) -> str:
+    return f"{true / judged:.1%}" if judged else "-"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", choices=[c.name for c in CODEBASES])
+    parser.add_argument("--no-types-only", action="store_true", help="skip the typed runs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sample", type=int, default=40, help="no-types findings judged")
+    parser.add_argument("--no-cache", action="store_true", help="loomlint's --no-cache")
+    parser.add_argument("--quiet", action="store_true", help="the table only")
+    parser.add_argument("--unjudged-tsv", type=Path, help="write unjudged findings as rows")
+    parser.add_argument("--misses-tsv", type=Path, help="write unjudged miss candidates as rows")
+    parser.add_argument("--save-findings", type=Path, help="keep this run's findings (JSON)")
+    parser.add_argument(
+        "--loomlint",
+        type=Path,
+        default=REPO,
+        help="run the loomlint of this checkout (e.g. an older commit's `git archive`)",
+    )
+    parser.add_argument("--compare", type=Path, help="list findings changed since a saved run")
+    args = parser.parse_args()
+    judgements = load_judgements()
+    judged_misses = load_misses()
+    modes = ("no-types",) if args.no_types_only else MODES
+    table: dict[str, Figures] = {}
+    everything: list[Finding] = []
+    unjudged_rows: list[list[str]] = []
+    miss_rows: list[list[str]] = []
+    for codebase in CODEBASES:
+        if args.only and codebase.name not in args.only:
+            continue
+        root = fetch(codebase)
+        python = environment(codebase)
+        figures = table[codebase.name] = Figures()
+        figures.lines = sum(len(p.read_bytes().splitlines()) for p in python_files(root))
+        by_mode: dict[str, list[Finding]] = {}
+        for mode in modes:
+            print(f"== {codebase.name}: loomlint check {mode}...", flush=True)
+            findings, seconds = run_loomlint(
+                codebase, root, python, mode, cache=not args.no_cache, checkout=args.loomlint
+            )
+            by_mode[mode] = findings
+            figures.seconds[mode] = seconds
+            everything += findings
+            measured = findings if mode == "types" else sample_of(findings, args.seed, args.sample)
+            measured.sort(key=lambda f: (f.path, f.line, f.column))
+            true = judged = 0
+            for finding in measured:
+                judgement = judgements.get(finding.key)
+                if judgement is not None:
+                    judged += 1
+                    true += judgement.verdict
+                    continue
+                unjudged_rows.append(
+                    [
+                        codebase.name,
+                        finding.path,
+                        str(finding.line),
+                        str(finding.column),
+                        finding.code,
+                        mode,
+                        finding.text,
+                        "",
+                        "",
+                    ]
+                )
+                if not args.quiet:
+                    print(
+                        f"unjudged ({mode}): {finding.path}:{finding.line}:{finding.column} "
+                        f"{finding.code} {finding.message}"
+                    )
+                    print(show(root, finding.path, finding.line))
+            figures.counts[mode] = (len(findings), judged, true, len(measured))
+        flagged = {(f.path, f.line) for findings in by_mode.values() for f in findings}
+        candidates = miss_candidates(codebase, root, flagged)
+        open_candidates = [c for c in candidates if c.key not in judged_misses]
+        for candidate in open_candidates:
+            miss_rows.append(
+                [codebase.name, candidate.path, str(candidate.line), candidate.text, "", ""]
+            )
+            if not args.quiet:
+                print(f"unjudged miss candidate: {candidate.path}:{candidate.line}")
+                print(show(root, candidate.path, candidate.line))
+        real = [key for key, j in judged_misses.items() if key[0] == codebase.name and j.verdict]
+        found = [key for key in real if (key[1], _line_of(root, key[1], key[2])) in flagged]
+        for key in real:
+            if key not in found:
+                print(f"miss not found: {key[1]}: {key[2]}  ({judged_misses[key].reason})")
+        figures.misses = (len(candidates), len(open_candidates), len(real), len(found))
+    if args.save_findings:
+        args.save_findings.write_text(
+            json.dumps([f.__dict__ for f in everything], indent=1), encoding="utf-8"
+        )
+    if args.compare:
+        compare(args.compare, everything, judgements, set(table))
+    if args.unjudged_tsv:
+        write_rows(args.unjudged_tsv, JUDGEMENTS, unjudged_rows)
+    if args.misses_tsv:
+        write_rows(args.misses_tsv, MISSES, miss_rows)
+    print_table(table, modes, args)
+    return 0
+
+
+def _line_of(root: Path, path: str, text: str) -> int:
+    """The line (1-based) of a file whose collapsed text is `text`; 0 when there is none."""
+    lines = SourceCache(root)
+    try:
+        for number, line in enumerate(lines.lines(path), start=1):
+            if " ".join(line.split()) == text:
+                return number
+    except OSError:
+        pass
+    return 0
+
+
+def write_rows(path: Path, header_from: Path, rows: Iterable[list[str]]) -> None:
+    with header_from.open(encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\n").split("\t")
+    # Plain tab-separated lines, quotes kept as they are: the texts are collapsed lines of code
+    # (no tab, no line break), read back with csv.QUOTE_NONE.
+    with path.open("w", encoding="utf-8") as handle:
+        for row in [header, *rows]:
+            handle.write("\t".join(row) + "\n")
+
+
+def compare(
+    saved: Path, now: list[Finding], judgements: dict[Key, Judgement], codebases: set[str]
+) -> None:
+    before = [Finding(**raw) for raw in json.loads(saved.read_text(encoding="utf-8"))]
+    before = [f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}]
+    old = {(f.mode, f.key): f for f in before}
+    new = {(f.mode, f.key): f for f in now}
+    print(f"\nchanged since {saved}:")
+    for label, gone, side in (
+        ("gone", old.keys() - new.keys(), old),
+        ("new", new.keys() - old.keys(), new),
+    ):
+        for mode, key in sorted(gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)):
+            finding = side[(mode, key)]
+            judgement = judgements.get(key)
+            verdict = (
+                "unjudged" if judgement is None else ("true" if judgement.verdict else "false")
+            )
+            print(
+                f"  {label:4} {mode:8} {finding.codebase} {finding.path}:{finding.line}:"
+                f"{finding.column} {finding.code} [{verdict}] "
+                f"{judgement.reason if judgement else finding.message}"
+            )
+
+
+def print_table(
+    table: dict[str, Figures], modes: tuple[str, ...], args: argparse.Namespace
+) -> None:
+    print(
+        f"\n| codebase | lines | typed findings (judged) | typed precision | no-types findings "
+        f"| sample of {args.sample} (seed {args.seed}) judged | no-types precision "
+        f"| miss candidates (unjudged) | misses found |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    totals = {mode: [0, 0, 0, 0] for mode in MODES}
+    for name, figures in table.items():
+        cells = [name, f"{figures.lines:,}"]
+        for mode in MODES:
+            if mode not in figures.counts:
+                cells += ["-", "-"] if mode == "types" else ["-", "-", "-"]
+                continue
+            count, judged, true, measured = figures.counts[mode]
+            for index, value in enumerate((count, judged, true, measured)):
+                totals[mode][index] += value
+            if mode == "types":
+                cells += [f"{count} ({judged})", f"{precision(true, judged)} ({true}/{judged})"]
+            else:
+                cells += [
+                    str(count),
+                    f"{judged}/{measured}",
+                    f"{precision(true, judged)} ({true}/{judged})",
+                ]
+        candidates, unjudged, real, found = figures.misses
+        cells += [f"{candidates} ({unjudged})", f"{found}/{real}"]
+        print("| " + " | ".join(cells) + " |")
+    summary = []
+    for mode in modes:
+        count, judged, true, _ = totals[mode]
+        summary.append(
+            f"{mode}: {true}/{judged} true ({precision(true, judged)}) of {count} findings"
+        )
+    print("all: " + "; ".join(summary))
+    seconds = "; ".join(
+        f"{name} " + ", ".join(f"{mode} {s:.0f} s" for mode, s in f.seconds.items())
+        for name, f in table.items()
+    )
+    print(f"run times: {seconds}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
