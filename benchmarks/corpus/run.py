@@ -25,8 +25,9 @@ findings, a sample of `--sample` (40) drawn by seeded hash, so that a change add
 findings leaves the rest of the sample as it was. A judgement is keyed by the codebase, the
 file, the code, the column and the text of the flagged line (whitespace collapsed), never by
 the line number, so it survives unrelated line moves; its verdict is about the code, not the
-mode, so a finding judged in one mode counts in the other. *True* means a real bug or a real
-repr/crash hazard on part-message content; *false* everything else.
+mode, so a finding judged in one mode counts in the other (and a true finding that only
+`--no-types` reports is one the typed run misses: listed, and counted in the table). *True*
+means a real bug or a real repr/crash hazard on part-message content; *false* everything else.
 
 Misses: every line that reads content (`.content`, `["content"]`, `.get("content")`,
 `getattr(x, "content")`, or a local named `content`) in `str(`, an f-string, `+`,
@@ -418,6 +419,8 @@ class Figures:
     """mode -> (findings, judged, true, measured-over)"""
     misses: tuple[int, int, int, int] = (0, 0, 0, 0)
     """candidates, unjudged candidates, judged misses, of them found"""
+    typed_misses: int | None = None
+    """findings judged true that `--no-types` reports and the typed run does not"""
 
 
 def show(root: Path, path: str, line: int) -> str:
@@ -501,6 +504,19 @@ def main() -> int:
                     )
                     print(show(root, finding.path, finding.line))
             figures.counts[mode] = (len(findings), judged, true, len(measured))
+        if len(by_mode) == 2:
+            typed = {f.key for f in by_mode["types"]}
+            missed = {
+                f.key: f
+                for f in by_mode["no-types"]
+                if f.key not in typed and (j := judgements.get(f.key)) is not None and j.verdict
+            }
+            figures.typed_misses = len(missed)
+            for finding in sorted(missed.values(), key=lambda f: (f.path, f.line)):
+                print(
+                    f"true, found without types only: {finding.path}:{finding.line}:"
+                    f"{finding.column} {finding.code} ({judgements[finding.key].reason})"
+                )
         flagged = {(f.path, f.line) for findings in by_mode.values() for f in findings}
         candidates = miss_candidates(codebase, root, flagged)
         open_candidates = [c for c in candidates if c.key not in judged_misses]
@@ -584,9 +600,9 @@ def print_table(
     print(
         f"\n| codebase | lines | typed findings (judged) | typed precision | no-types findings "
         f"| sample of {args.sample} (seed {args.seed}) judged | no-types precision "
-        f"| miss candidates (unjudged) | misses found |"
+        f"| true findings the typed run misses | miss candidates (unjudged) | misses found |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     totals = {mode: [0, 0, 0, 0] for mode in MODES}
     for name, figures in table.items():
         cells = [name, f"{figures.lines:,}"]
@@ -606,7 +622,8 @@ def print_table(
                     f"{precision(true, judged)} ({true}/{judged})",
                 ]
         candidates, unjudged, real, found = figures.misses
-        cells += [f"{candidates} ({unjudged})", f"{found}/{real}"]
+        typed_misses = "-" if figures.typed_misses is None else str(figures.typed_misses)
+        cells += [typed_misses, f"{candidates} ({unjudged})", f"{found}/{real}"]
         print("| " + " | ".join(cells) + " |")
     summary = []
     for mode in modes:
