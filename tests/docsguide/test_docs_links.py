@@ -18,6 +18,7 @@ PAGES = [
     "mypy-plugin.md",
     "editors.md",
     "performance.md",
+    "corpus.md",
 ]
 
 
