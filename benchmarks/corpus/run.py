@@ -125,7 +125,8 @@ CODEBASES = (
         "langchain-anthropic==1.7.10",
         "72869686960b3d6665f99e7c91c9f6dd4a1d9ccf73d23edd8702eb603cc2e498",
         "LangChain messages to Anthropic dicts",
-        ("pytest",),
+        # Its tests build agents with langchain's create_agent (its test dependency group).
+        ("pytest", "langchain"),
     ),
     Codebase(
         "langchain-mcp-adapters",
