@@ -23,8 +23,9 @@ user would, once with types and once with `--no-types`, and reads the verdicts f
 `judgements.tsv` beside this script. Every typed finding is judged; of the `--no-types`
 findings, a sample of `--sample` (40) drawn by seeded hash, so that a change adding or removing
 findings leaves the rest of the sample as it was. A judgement is keyed by the codebase, the
-file, the code, the column and the text of the flagged line (whitespace collapsed), never by
-the line number, so it survives unrelated line moves; its verdict is about the code, not the
+file, the code, the column, the text of the flagged line and a digest of the two lines before
+it (whitespace collapsed; the `before` column), never by the line number, so it survives
+unrelated line moves and tells identical lines apart; its verdict is about the code, not the
 mode, so a finding judged in one mode counts in the other (and a true finding that only
 `--no-types` reports is one the typed run misses: listed, and counted in the table). *True*
 means a real bug or a real repr/crash hazard on part-message content; *false* everything else.
@@ -64,7 +65,11 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 JUDGEMENTS = HERE / "judgements.tsv"
 MISSES = HERE / "misses.tsv"
-WORK = Path(os.environ.get("LOOMLINT_CORPUS_DIR", Path(tempfile.gettempdir()) / "loomlint-corpus"))
+WORK = Path(
+    os.environ.get(
+        "LOOMLINT_CORPUS_DIR", Path(tempfile.gettempdir()) / "loomlint-corpus"
+    )
+)
 MODES = ("types", "no-types")
 CONTEXT_LINES = 6
 
@@ -186,7 +191,9 @@ def fetch(codebase: Codebase) -> Path:
         subprocess.run(pip, check=True)
     found = sdists()
     if len(found) != 1:
-        sys.exit(f"expected one sdist of {name}=={version} in {downloads}, found {found}")
+        sys.exit(
+            f"expected one sdist of {name}=={version} in {downloads}, found {found}"
+        )
     digest = hashlib.sha256(found[0].read_bytes()).hexdigest()
     if digest != codebase.sha256:
         sys.exit(
@@ -209,7 +216,9 @@ def fetch(codebase: Codebase) -> Path:
 def loomlint_dependencies() -> list[str]:
     import tomllib
 
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]
     return list(project["dependencies"])
 
 
@@ -223,15 +232,27 @@ def environment(codebase: Codebase) -> Path:
         return python
     print(f"creating {codebase.name}'s venv (once)...", flush=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(root)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", *wanted], check=True
+    )
     marker.write_text("\n".join(wanted) + "\n", encoding="utf-8")
     return python
 
 
 def run_loomlint(
-    codebase: Codebase, root: Path, python: Path, mode: str, *, cache: bool, checkout: Path
+    codebase: Codebase,
+    root: Path,
+    python: Path,
+    mode: str,
+    *,
+    cache: bool,
+    checkout: Path,
 ) -> tuple[list[Finding], float]:
-    command = [str(python), "-c", "from loomlint.cli import console_main; console_main()"]
+    command = [
+        str(python),
+        "-c",
+        "from loomlint.cli import console_main; console_main()",
+    ]
     command += ["check", "--format", "json"]
     if mode == "no-types":
         command.append("--no-types")
@@ -244,14 +265,18 @@ def run_loomlint(
     seconds = time.perf_counter() - started
     results = WORK / "results"
     results.mkdir(parents=True, exist_ok=True)
-    (results / f"{codebase.name}.{mode}.stderr").write_text(result.stderr, encoding="utf-8")
+    (results / f"{codebase.name}.{mode}.stderr").write_text(
+        result.stderr, encoding="utf-8"
+    )
     # 2 with a report: some files could not be analysed (LML9xx, reported below), the rest were.
     if result.returncode not in (0, 1, 2) or not result.stdout.startswith("["):
         sys.exit(
             f"loomlint {mode} on {codebase.name} exited {result.returncode}:\n"
             f"{result.stderr[-4000:]}"
         )
-    (results / f"{codebase.name}.{mode}.json").write_text(result.stdout, encoding="utf-8")
+    (results / f"{codebase.name}.{mode}.json").write_text(
+        result.stdout, encoding="utf-8"
+    )
     lines = SourceCache(root)
     findings = []
     for raw in json.loads(result.stdout):
@@ -265,7 +290,8 @@ def run_loomlint(
 
 # --- findings and judgements ---------------------------------------------------------------------
 
-Key = tuple[str, str, int]  # codebase, fingerprint (file, code, line text), column
+# codebase, fingerprint (file, code, line text), column, the digest of the two lines before
+Key = tuple[str, str, int, str]
 
 
 class SourceCache:
@@ -283,6 +309,15 @@ class SourceCache:
         lines = self.lines(path)
         return " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else ""
 
+    def before(self, path: str, line: int) -> str:
+        """A digest of the two lines before `line` (whitespace collapsed): it tells apart
+        identical lines of one file (`assert len(message.content) == 1` after an isinstance
+        test of one message class or another) and moves with them."""
+        lines = self.lines(path)
+        previous = lines[max(0, line - 3) : max(0, line - 1)]
+        text = "\n".join(" ".join(each.split()) for each in previous)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -294,9 +329,12 @@ class Finding:
     code: str
     message: str
     text: str
+    before: str
 
     @classmethod
-    def of(cls, codebase: str, mode: str, raw: dict[str, object], lines: SourceCache) -> Finding:
+    def of(
+        cls, codebase: str, mode: str, raw: dict[str, object], lines: SourceCache
+    ) -> Finding:
         path = str(raw["path"])
         line = int(str(raw["line"]))
         return cls(
@@ -308,11 +346,13 @@ class Finding:
             str(raw["code"]),
             str(raw["message"]),
             lines.text(path, line),
+            lines.before(path, line),
         )
 
     @property
     def key(self) -> Key:
-        return (self.codebase, finding_fingerprint(self.path, self.code, self.text), self.column)
+        fingerprint = finding_fingerprint(self.path, self.code, self.text)
+        return (self.codebase, fingerprint, self.column, self.before)
 
 
 @dataclass(frozen=True)
@@ -332,9 +372,11 @@ def load_judgements() -> dict[Key, Judgement]:
     judgements: dict[Key, Judgement] = {}
     for number, row in enumerate(read_tsv(JUDGEMENTS), start=2):
         if row["verdict"] not in ("true", "false"):
-            sys.exit(f"{JUDGEMENTS}:{number}: verdict must be true or false: {row['verdict']!r}")
+            sys.exit(
+                f"{JUDGEMENTS}:{number}: verdict must be true or false: {row['verdict']!r}"
+            )
         fingerprint = finding_fingerprint(row["path"], row["code"], row["text"])
-        key = (row["codebase"], fingerprint, int(row["column"]))
+        key = (row["codebase"], fingerprint, int(row["column"]), row["before"])
         judgements[key] = Judgement(row["verdict"] == "true", row["reason"])
     return judgements
 
@@ -369,15 +411,18 @@ class Candidate:
     path: str
     line: int
     text: str
+    before: str
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.codebase, self.path, self.text)
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.codebase, self.path, self.text, self.before)
 
 
 def python_files(root: Path) -> Iterator[Path]:
     for directory, folders, files in os.walk(root):
-        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRS and not f.startswith("."))
+        folders[:] = sorted(
+            f for f in folders if f not in SKIPPED_DIRS and not f.startswith(".")
+        )
         for name in sorted(files):
             if name.endswith(".py"):
                 yield Path(directory) / name
@@ -387,23 +432,30 @@ def miss_candidates(
     codebase: Codebase, root: Path, flagged: set[tuple[str, int]]
 ) -> list[Candidate]:
     found: list[Candidate] = []
+    source = SourceCache(root)
     for file in python_files(root):
         path = file.relative_to(root).as_posix()
-        text = file.read_bytes().decode("utf-8", errors="replace")
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(source.lines(path), start=1):
             if line.lstrip().startswith("#") or (path, number) in flagged:
                 continue
             if CONTENT_READ.search(line) and SINK.search(line):
-                found.append(Candidate(codebase.name, path, number, " ".join(line.split())))
+                text = " ".join(line.split())
+                found.append(
+                    Candidate(
+                        codebase.name, path, number, text, source.before(path, number)
+                    )
+                )
     return found
 
 
-def load_misses() -> dict[tuple[str, str, str], Judgement]:
-    judged: dict[tuple[str, str, str], Judgement] = {}
+def load_misses() -> dict[tuple[str, str, str, str], Judgement]:
+    judged: dict[tuple[str, str, str, str], Judgement] = {}
     for number, row in enumerate(read_tsv(MISSES), start=2):
         if row["verdict"] not in ("miss", "safe"):
-            sys.exit(f"{MISSES}:{number}: verdict must be miss or safe: {row['verdict']!r}")
-        judged[(row["codebase"], row["path"], row["text"])] = Judgement(
+            sys.exit(
+                f"{MISSES}:{number}: verdict must be miss or safe: {row['verdict']!r}"
+            )
+        judged[(row["codebase"], row["path"], row["text"], row["before"])] = Judgement(
             row["verdict"] == "miss", row["reason"]
         )
     return judged
@@ -427,7 +479,9 @@ class Figures:
 def show(root: Path, path: str, line: int) -> str:
     lines = SourceCache(root).lines(path)
     start = max(0, line - CONTEXT_LINES)
-    return "\n".join(f"   {n + 1:>6}: {lines[n]}" for n in range(start, min(line, len(lines))))
+    return "\n".join(
+        f"   {n + 1:>6}: {lines[n]}" for n in range(start, min(line, len(lines)))
+    )
 
 
 def precision(true: int, judged: int) -> str:
@@ -437,21 +491,33 @@ def precision(true: int, judged: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", choices=[c.name for c in CODEBASES])
-    parser.add_argument("--no-types-only", action="store_true", help="skip the typed runs")
+    parser.add_argument(
+        "--no-types-only", action="store_true", help="skip the typed runs"
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sample", type=int, default=40, help="no-types findings judged")
+    parser.add_argument(
+        "--sample", type=int, default=40, help="no-types findings judged"
+    )
     parser.add_argument("--no-cache", action="store_true", help="loomlint's --no-cache")
     parser.add_argument("--quiet", action="store_true", help="the table only")
-    parser.add_argument("--unjudged-tsv", type=Path, help="write unjudged findings as rows")
-    parser.add_argument("--misses-tsv", type=Path, help="write unjudged miss candidates as rows")
-    parser.add_argument("--save-findings", type=Path, help="keep this run's findings (JSON)")
+    parser.add_argument(
+        "--unjudged-tsv", type=Path, help="write unjudged findings as rows"
+    )
+    parser.add_argument(
+        "--misses-tsv", type=Path, help="write unjudged miss candidates as rows"
+    )
+    parser.add_argument(
+        "--save-findings", type=Path, help="keep this run's findings (JSON)"
+    )
     parser.add_argument(
         "--loomlint",
         type=Path,
         default=REPO,
         help="run the loomlint of this checkout (e.g. an older commit's `git archive`)",
     )
-    parser.add_argument("--compare", type=Path, help="list findings changed since a saved run")
+    parser.add_argument(
+        "--compare", type=Path, help="list findings changed since a saved run"
+    )
     args = parser.parse_args()
     judgements = load_judgements()
     judged_misses = load_misses()
@@ -466,17 +532,28 @@ def main() -> int:
         root = fetch(codebase)
         python = environment(codebase)
         figures = table[codebase.name] = Figures()
-        figures.lines = sum(len(p.read_bytes().splitlines()) for p in python_files(root))
+        figures.lines = sum(
+            len(p.read_bytes().splitlines()) for p in python_files(root)
+        )
         by_mode: dict[str, list[Finding]] = {}
         for mode in modes:
             print(f"== {codebase.name}: loomlint check {mode}...", flush=True)
             findings, seconds = run_loomlint(
-                codebase, root, python, mode, cache=not args.no_cache, checkout=args.loomlint
+                codebase,
+                root,
+                python,
+                mode,
+                cache=not args.no_cache,
+                checkout=args.loomlint,
             )
             by_mode[mode] = findings
             figures.seconds[mode] = seconds
             everything += findings
-            measured = findings if mode == "types" else sample_of(findings, args.seed, args.sample)
+            measured = (
+                findings
+                if mode == "types"
+                else sample_of(findings, args.seed, args.sample)
+            )
             measured.sort(key=lambda f: (f.path, f.line, f.column))
             true = judged = 0
             for finding in measured:
@@ -494,6 +571,7 @@ def main() -> int:
                         finding.code,
                         mode,
                         finding.text,
+                        finding.before,
                         "",
                         "",
                     ]
@@ -510,7 +588,9 @@ def main() -> int:
             missed = {
                 f.key: f
                 for f in by_mode["no-types"]
-                if f.key not in typed and (j := judgements.get(f.key)) is not None and j.verdict
+                if f.key not in typed
+                and (j := judgements.get(f.key)) is not None
+                and j.verdict
             }
             figures.typed_misses = len(missed)
             for finding in sorted(missed.values(), key=lambda f: (f.path, f.line)):
@@ -523,16 +603,30 @@ def main() -> int:
         open_candidates = [c for c in candidates if c.key not in judged_misses]
         for candidate in open_candidates:
             miss_rows.append(
-                [codebase.name, candidate.path, str(candidate.line), candidate.text, "", ""]
+                [
+                    codebase.name,
+                    candidate.path,
+                    str(candidate.line),
+                    candidate.text,
+                    candidate.before,
+                    "",
+                    "",
+                ]
             )
             if not args.quiet:
                 print(f"unjudged miss candidate: {candidate.path}:{candidate.line}")
                 print(show(root, candidate.path, candidate.line))
-        real = [key for key, j in judged_misses.items() if key[0] == codebase.name and j.verdict]
-        found = [key for key in real if (key[1], _line_of(root, key[1], key[2])) in flagged]
+        real = [
+            key
+            for key, j in judged_misses.items()
+            if key[0] == codebase.name and j.verdict
+        ]
+        found = [key for key in real if (key[1], _line_of(root, *key[1:])) in flagged]
         for key in real:
             if key not in found:
-                print(f"miss not found: {key[1]}: {key[2]}  ({judged_misses[key].reason})")
+                print(
+                    f"miss not found: {key[1]}: {key[2]}  ({judged_misses[key].reason})"
+                )
         figures.misses = (len(candidates), len(open_candidates), len(real), len(found))
     if args.save_findings:
         args.save_findings.write_text(
@@ -548,12 +642,13 @@ def main() -> int:
     return 0
 
 
-def _line_of(root: Path, path: str, text: str) -> int:
-    """The line (1-based) of a file whose collapsed text is `text`; 0 when there is none."""
+def _line_of(root: Path, path: str, text: str, before: str) -> int:
+    """The line (1-based) of a file whose collapsed text is `text` after the lines whose digest
+    is `before`; 0 when there is none."""
     lines = SourceCache(root)
     try:
         for number, line in enumerate(lines.lines(path), start=1):
-            if " ".join(line.split()) == text:
+            if " ".join(line.split()) == text and lines.before(path, number) == before:
                 return number
     except OSError:
         pass
@@ -571,10 +666,15 @@ def write_rows(path: Path, header_from: Path, rows: Iterable[list[str]]) -> None
 
 
 def compare(
-    saved: Path, now: list[Finding], judgements: dict[Key, Judgement], codebases: set[str]
+    saved: Path,
+    now: list[Finding],
+    judgements: dict[Key, Judgement],
+    codebases: set[str],
 ) -> None:
     before = [Finding(**raw) for raw in json.loads(saved.read_text(encoding="utf-8"))]
-    before = [f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}]
+    before = [
+        f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}
+    ]
     old = {(f.mode, f.key): f for f in before}
     new = {(f.mode, f.key): f for f in now}
     print(f"\nchanged since {saved}:")
@@ -582,11 +682,15 @@ def compare(
         ("gone", old.keys() - new.keys(), old),
         ("new", new.keys() - old.keys(), new),
     ):
-        for mode, key in sorted(gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)):
+        for mode, key in sorted(
+            gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)
+        ):
             finding = side[(mode, key)]
             judgement = judgements.get(key)
             verdict = (
-                "unjudged" if judgement is None else ("true" if judgement.verdict else "false")
+                "unjudged"
+                if judgement is None
+                else ("true" if judgement.verdict else "false")
             )
             print(
                 f"  {label:4} {mode:8} {finding.codebase} {finding.path}:{finding.line}:"
@@ -615,7 +719,10 @@ def print_table(
             for index, value in enumerate((count, judged, true, measured)):
                 totals[mode][index] += value
             if mode == "types":
-                cells += [f"{count} ({judged})", f"{precision(true, judged)} ({true}/{judged})"]
+                cells += [
+                    f"{count} ({judged})",
+                    f"{precision(true, judged)} ({true}/{judged})",
+                ]
             else:
                 cells += [
                     str(count),
@@ -623,7 +730,9 @@ def print_table(
                     f"{precision(true, judged)} ({true}/{judged})",
                 ]
         candidates, unjudged, real, found = figures.misses
-        typed_misses = "-" if figures.typed_misses is None else str(figures.typed_misses)
+        typed_misses = (
+            "-" if figures.typed_misses is None else str(figures.typed_misses)
+        )
         cells += [typed_misses, f"{candidates} ({unjudged})", f"{found}/{real}"]
         print("| " + " | ".join(cells) + " |")
     summary = []
