@@ -727,6 +727,10 @@ class FlowAnalysis:
                 and not first.star
                 and string_value(first.value) in fields
             ):
+                if len(node.args) > 1 and _is_mapping_display(node.args[1].value):
+                    # ``m.get("content", {})``: the code expects a mapping under the key (a
+                    # kernel message, a tool-result block); message content never is one.
+                    return None
                 # The same value as ``m["content"]`` where present: one narrowing path for
                 # both, so ``isinstance(m.get("content"), str)`` narrows ``m["content"]``.
                 base = path_key(func.value)
@@ -1091,6 +1095,15 @@ def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:
             if dotted is not None:
                 names.append(dotted.split(".", 1)[0])
     return names
+
+
+def _is_mapping_display(node: cst.BaseExpression) -> bool:
+    """``{...}``, a dict comprehension or ``dict(...)``."""
+    if isinstance(node, (cst.Dict, cst.DictComp)):
+        return True
+    return (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+    )
 
 
 def _is_item_read(node: cst.BaseExpression) -> bool:
