@@ -101,6 +101,15 @@ def _uncovered(
     )
 
 
+def comment_cannot_end(text: str, line: int) -> bool:
+    """Whether a comment cannot end 1-based ``line`` of ``text``: it ends inside a string
+    spanning lines, or continues with a backslash (the language server's ignore action asks
+    what ``--add-noqa`` asks). Text that cannot be tokenized says yes."""
+    lines = source_lines(text)
+    no_comment, statement_start, _ = _scan(text, lines)
+    return line in no_comment or not statement_start
+
+
 def _with_noqa(line: str, codes: list[str], comment_column: int | None) -> str:
     """The line with ``codes`` added to its ``# noqa:`` list (any tool's), or a new one."""
     body = without_break(line)

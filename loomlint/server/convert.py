@@ -1,24 +1,32 @@
 """loomlint's findings and fixes in the Language Server Protocol's terms.
 
-Positions: loomlint counts 1-based lines and columns in characters (code points); LSP counts
-0-based lines and, unless the client negotiated otherwise, UTF-16 code units. pygls's text
-document converts with the encoding the client and server agreed on.
+Positions: loomlint counts 1-based lines and columns in characters (code points) of the text
+it analysed; LSP counts 0-based lines and, unless the client negotiated otherwise, UTF-16 code
+units. Both end lines at ``\r\n``, ``\r`` and ``\n`` only (``loomlint.lines``; the server's
+documents split their lines so, ``server.documents``), and pygls's position codec converts the
+characters with the encoding client and server agreed on. The analysis reads a buffer that
+starts with a BOM without it (as it reads a file), so line 1's columns move by one.
+
+Every edit offered is computed on the buffer's text, as ``fix`` and ``--add-noqa`` compute
+theirs on a file's, and must keep what the code means (``loomlint.meaning``), or is not
+offered.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from collections.abc import Sequence
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
+from loomlint.add_noqa import comment_cannot_end
 from loomlint.diagnostics import Diagnostic
 from loomlint.docs import rule_url
 from loomlint.fix import apply_fixes
+from loomlint.lines import LineOffsets, source_lines, without_break
+from loomlint.meaning import comments_only_changed, literals_kept
 from loomlint.suppress import UNUSED_SUPPRESSION
 
 SOURCE = "loomlint"
@@ -27,7 +35,7 @@ FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.loomlint"
 # (LML904) is information; an unused suppression is a hint shown as unneeded code.
 _ERROR_CODES = frozenset({"LML901", "LML902", "LML903", "LML905"})
 _INFORMATION_CODES = frozenset({"LML904"})
-_LINE_ENDS = (tokenize.NEWLINE, tokenize.NL)
+_BOM = "\ufeff"
 _EXISTING_IGNORE = re.compile(r"#\s*loomlint\s*:\s*ignore\[(?P<body>[^\]\n]*)\]")
 
 
@@ -44,10 +52,16 @@ def severity(code: str) -> types.DiagnosticSeverity:
 def lsp_range(
     document: TextDocument, line: int, column: int, end_line: int, end_column: int
 ) -> types.Range:
+    """The range, in the client's units, of 1-based positions counted in the analysed text."""
+    shift = 1 if document.source.startswith(_BOM) else 0
     return document.range_to_client_units(
         ServerTextRange(
-            start=ServerTextPosition(line=line - 1, character=column - 1),
-            end=ServerTextPosition(line=end_line - 1, character=end_column - 1),
+            start=ServerTextPosition(
+                line=line - 1, character=column - 1 + (shift if line == 1 else 0)
+            ),
+            end=ServerTextPosition(
+                line=end_line - 1, character=end_column - 1 + (shift if end_line == 1 else 0)
+            ),
         )
     )
 
@@ -145,10 +159,12 @@ def _rewrite(
 ) -> types.WorkspaceEdit | None:
     """The fixes of ``diagnostics`` as one edit of the span of text they change."""
     old = document.source
-    new = apply_fixes(old, diagnostics).text
-    if new == old:
+    bom = _BOM if old.startswith(_BOM) else ""
+    body = old.removeprefix(bom)
+    new = apply_fixes(body, diagnostics).text
+    if new == body or not literals_kept(body, new):
         return None
-    return _replace_span(document, old, new)
+    return _replace_span(document, old, bom + new)
 
 
 def _replace_span(document: TextDocument, old: str, new: str) -> types.WorkspaceEdit:
@@ -160,69 +176,52 @@ def _replace_span(document: TextDocument, old: str, new: str) -> types.Workspace
     while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
         end_old -= 1
         end_new -= 1
-    first = _position(old, start)
-    last = _position(old, end_old)
+    offsets = LineOffsets(old)
+    first, last = offsets.position(start), offsets.position(end_old)
     edit = types.TextEdit(
-        range=lsp_range(document, first[0], first[1], last[0], last[1]),
+        range=document.range_to_client_units(
+            ServerTextRange(
+                start=ServerTextPosition(line=first[0] - 1, character=first[1] - 1),
+                end=ServerTextPosition(line=last[0] - 1, character=last[1] - 1),
+            )
+        ),
         new_text=new[start:end_new],
     )
     return types.WorkspaceEdit(changes={document.uri: [edit]})
-
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and character column of ``offset``."""
-    before = text[:offset]
-    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
-    lines = before.count("\n") + before.count("\r") - before.count("\r\n")
-    return lines + 1, offset - line_start + 1
 
 
 def _ignore_edit(document: TextDocument, diagnostic: Diagnostic) -> types.WorkspaceEdit | None:
     """``# loomlint: ignore[CODE]`` at the end of the finding's first line (or the code added
     to the one there). None where a comment cannot go: the line ends inside a string or
     continues with a backslash."""
-    lines = document.source.splitlines(keepends=True)
+    body = document.source.removeprefix(_BOM)
+    lines = source_lines(body)
     if diagnostic.line > len(lines):
         return None
-    text = lines[diagnostic.line - 1]
-    body = text.rstrip("\r\n")
-    existing = _EXISTING_IGNORE.search(body)
+    text = without_break(lines[diagnostic.line - 1])
+    existing = _EXISTING_IGNORE.search(text)
     if existing is not None:
         codes = [c.strip() for c in existing.group("body").split(",") if c.strip()]
         if diagnostic.code in codes:
             return None
-        end = existing.end("body")
-        new_text, column = f", {diagnostic.code}", end + 1
-        if not codes:
-            new_text = diagnostic.code
+        column = existing.end("body") + 1
+        replaced, new_text = (column, column), f", {diagnostic.code}" if codes else diagnostic.code
     else:
-        if body.endswith("\\") or _line_ends_in_string(document.source, diagnostic.line):
+        if comment_cannot_end(body, diagnostic.line):
             return None
-        stripped = body.rstrip()
-        new_text, column = f"  # loomlint: ignore[{diagnostic.code}]", len(stripped) + 1
-        if len(stripped) < len(body):
-            new_text = new_text.lstrip() if stripped == "" else new_text
-            column = len(stripped) + 1
-            edit = types.TextEdit(
-                range=lsp_range(document, diagnostic.line, column, diagnostic.line, len(body) + 1),
-                new_text=new_text,
-            )
-            return types.WorkspaceEdit(changes={document.uri: [edit]})
+        # Only Python's blanks are trimmed: any other character there ends a comment.
+        stripped = text.rstrip(" \t\x0c")
+        comment = f"# loomlint: ignore[{diagnostic.code}]"
+        replaced = (len(stripped) + 1, len(text) + 1)
+        new_text = comment if not stripped else f"  {comment}"
+    edited = lines.copy()
+    edited[diagnostic.line - 1] = text[: replaced[0] - 1] + new_text + lines[diagnostic.line - 1][
+        replaced[1] - 1 :
+    ]
+    if not comments_only_changed(body, "".join(edited)):
+        return None
     edit = types.TextEdit(
-        range=lsp_range(document, diagnostic.line, column, diagnostic.line, column),
+        range=lsp_range(document, diagnostic.line, replaced[0], diagnostic.line, replaced[1]),
         new_text=new_text,
     )
     return types.WorkspaceEdit(changes={document.uri: [edit]})
-
-
-def _line_ends_in_string(source: str, line: int) -> bool:
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            # A token that spans lines is a string (or an f-string's part).
-            if token.start[0] <= line < token.end[0] and token.type not in _LINE_ENDS:
-                return True
-            if token.start[0] > line:
-                return False
-    except (tokenize.TokenError, SyntaxError):
-        return True
-    return False

@@ -41,6 +41,7 @@ from loomlint.config import ConfigError
 from loomlint.diagnostics import FileResult
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.daemon import Daemon
+from loomlint.server.documents import LspLinesProtocol
 from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 from loomlint.server.transport import FrameWriter, Gate, read_messages
@@ -63,7 +64,12 @@ class _Published:
 
 class LoomlintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("loomlint", __version__)  # pyright: ignore[reportUnknownMemberType]
+        super().__init__(  # pyright: ignore[reportUnknownMemberType]
+            "loomlint",
+            __version__,
+            text_document_sync_kind=LspLinesProtocol.SYNC_KIND,
+            protocol_cls=LspLinesProtocol,
+        )
         self.project: Project | None = None
         self._quick = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-quick")
         self._typed = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-typed")

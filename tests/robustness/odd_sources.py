@@ -41,6 +41,8 @@ FUNCTIONS = (
     # A finding without a fix (LML001), and logging.
     "def f{k}(m: LlmMessage) -> str:\n"
     "{i}logging.info('%s{s}', m.content)\n{i}return m.content.strip()\n",
+    # A character beyond the BMP (two UTF-16 units) before the finding on its line.
+    "def f{k}(m: LlmMessage) -> str:\n{i}return '\U0001f60b{s}' + str(m.content)\n",
     # Separators in a docstring and after the finding.
     'def f{k}(m: LlmMessage) -> str:\n{i}"""Doc{s}string."""\n'
     '{i}print(m.content, "{s}")\n{i}return ""\n',

@@ -13,6 +13,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+from robustness.lsp_reference import apply_workspace_edit
 
 SERVER_COMMAND = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
 
@@ -140,22 +141,8 @@ def summary(params: types.PublishDiagnosticsParams) -> list[tuple[str, int, int,
 
 
 def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
-    """Apply a workspace edit's text edits (one document; character = code point here)."""
-    assert edit.changes is not None
-    (edits,) = edit.changes.values()
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-
-    def offset(position: types.Position) -> int:
-        return starts[position.line] + position.character
-
-    for change in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
-        text = (
-            text[: offset(change.range.start)] + change.new_text + text[offset(change.range.end) :]
-        )
-    return text
+    """Apply a workspace edit's text edits to one document, as a standard client does."""
+    return apply_workspace_edit(text, edit)
 
 
 def check_json(root: Path, *args: str) -> list[dict[str, object]]:
