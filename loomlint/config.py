@@ -778,10 +778,17 @@ def _exclude(reader: _TableReader) -> tuple[str, ...]:
     exclude = reader.string_list("exclude")
     extend = reader.string_list("extend-exclude") or ()
     for key, patterns in (("exclude", exclude or ()), ("extend-exclude", extend)):
-        bad = check_patterns(patterns)
-        if bad is not None:
-            raise reader.error(key, f"invalid pattern '{bad}'")
+        refused = check_patterns(patterns)
+        if refused is not None:
+            raise reader.error(key, _refusal(*refused))
     return (*(DEFAULT_EXCLUDE if exclude is None else exclude), *extend)
+
+
+def _refusal(pattern: str, problem: str | None) -> str:
+    if problem is None:
+        return f"invalid pattern '{pattern}'"
+    shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+    return f"pattern '{shown}' refused: {problem}"
 
 
 def _per_file_ignores(
@@ -806,8 +813,10 @@ def _per_file_ignores(
             raise error(f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}")
         selectors = codes
         _check_selectors(selectors, known_codes, error)
-        if check_patterns([pattern.removeprefix("!")]) is not None:
-            raise error("invalid pattern")
+        refused = check_patterns([pattern.removeprefix("!")])
+        if refused is not None:
+            _, problem = refused
+            raise error("invalid pattern" if problem is None else f"pattern refused: {problem}")
         entries.append(
             PerFileIgnore(
                 pattern=pattern, codes=frozenset(normalize_selector(s) for s in selectors)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
 from loomlint.config import Settings
-from loomlint.globs import compile_patterns, rebase_gitignore_lines
+from loomlint.globs import PatternError, compile_patterns, pattern_problem, rebase_gitignore_lines
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -109,6 +109,17 @@ class _Walker:
         except ValueError:
             return path.as_posix()
 
+    def usable(self, patterns: Iterable[str]) -> Iterator[str]:
+        """The .gitignore patterns that can be matched cheaply; a warning for the others (a
+        pull request can edit a .gitignore too)."""
+        for pattern in patterns:
+            problem = pattern_problem(pattern)
+            if problem is None:
+                yield pattern
+            else:
+                shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+                self.warnings.append(f"a .gitignore pattern '{shown}' is not applied: {problem}")
+
     def is_excluded(self, path: Path, *, is_dir: bool, walk_root: Path | None) -> bool:
         if self.exclude is None:
             return False
@@ -121,7 +132,7 @@ class _Walker:
         if self.is_excluded(root, is_dir=True, walk_root=None):
             return
         base = _ignore_base(root, self.settings.project_root)
-        patterns = tuple(_inherited_ignore_lines(base, root))
+        patterns = tuple(self.usable(_inherited_ignore_lines(base, root)))
         stack: list[tuple[Path, tuple[str, ...]]] = [(root, patterns)]
         while stack:
             directory, inherited = stack.pop()
@@ -147,8 +158,15 @@ class _Walker:
             return
         patterns = inherited
         if any(entry.name == ".gitignore" for entry in entries):
-            patterns = (*inherited, *_gitignore_lines(directory / ".gitignore", base))
-        ignored = compile_patterns(patterns) if patterns else None
+            patterns = (*inherited, *self.usable(_gitignore_lines(directory / ".gitignore", base)))
+        try:
+            ignored = compile_patterns(patterns) if patterns else None
+        except PatternError:
+            self.warnings.append(
+                f"the .gitignore patterns in force in '{self.display(directory)}' are too many "
+                "to match at once; they are not applied there"
+            )
+            ignored = None
         for entry in entries:
             path = Path(entry.path)
             try:

@@ -1,8 +1,16 @@
 """Gitignore-style path patterns: compiled once, matched against posix paths.
 
-Configuration (``exclude``, ``per-file-ignores``) and file discovery (``.gitignore`` files) all
-speak gitignore's pattern language, through ``pathspec``. Specs are compiled from tuples of
-pattern lines and cached here, so ``Settings`` can hold plain strings and stay picklable.
+Configuration (``exclude``, ``extend-exclude``, ``per-file-ignores``) and file discovery
+(``.gitignore`` files) all speak gitignore's pattern language, through ``pathspec``. Specs are
+compiled from tuples of pattern lines and cached here, so ``Settings`` can hold plain strings
+and stay picklable.
+
+Patterns come from files a pull request can edit. ``pathspec``'s default matcher is Python's
+``re``, which backtracks: ``*a*a*a...*b`` (40 stars) against a 200-character path runs for
+minutes while holding the interpreter lock, so not even SIGTERM is answered. So patterns are
+matched by RE2 (``pathspec``'s ``re2`` backend, google-re2), in time linear in the path, and
+a pattern must stay within a size (``pattern_problem``) that keeps that time small: RE2's time
+also grows with the pattern.
 """
 
 from __future__ import annotations
@@ -14,28 +22,58 @@ from collections.abc import Iterable, Sequence
 from pathspec import GitIgnoreSpec
 
 _GLOB_SPECIAL = re.compile(r"[][*?\\!#]")
+# A pattern's size beyond which matching costs too much per path (RE2 is linear in the path
+# and in the pattern): far beyond what people write (``**/migrations/*.py``: 3 wildcards).
+MAX_PATTERN_LENGTH = 1024
+MAX_WILDCARDS = 32
+_WILDCARD = re.compile(r"\*+|\?|\[")
 
 
 class PatternError(ValueError):
     """A pattern that gitignore's language cannot express (``pathspec`` refused it)."""
 
 
+def pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is refused (too big to match cheaply), or None."""
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        return f"it is longer than {MAX_PATTERN_LENGTH} characters"
+    wildcards = len(_WILDCARD.findall(pattern))
+    if wildcards > MAX_WILDCARDS:
+        return (
+            f"it has {wildcards} wildcards (at most {MAX_WILDCARDS}), which could make "
+            "matching every path slow"
+        )
+    return None
+
+
 @functools.lru_cache(maxsize=512)
 def compile_patterns(patterns: tuple[str, ...]) -> GitIgnoreSpec:
     """The spec for ``patterns`` (gitignore lines, later lines win). Raises ``PatternError``."""
-    try:
-        return GitIgnoreSpec.from_lines(patterns)
-    except Exception as exc:  # pathspec raises several error types for a bad pattern
-        raise PatternError(str(exc)) from exc
-
-
-def check_patterns(patterns: Sequence[str]) -> str | None:
-    """The first pattern of ``patterns`` that does not compile, or None when all do."""
     for pattern in patterns:
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            raise PatternError(problem)
+    try:
+        return GitIgnoreSpec.from_lines(patterns, backend="re2")
+    except Exception as exc:  # pathspec and RE2 raise several error types for a bad pattern
+        raise PatternError(str(exc) or type(exc).__name__) from exc
+
+
+def check_patterns(patterns: Sequence[str]) -> tuple[str, str | None] | None:
+    """The first pattern of ``patterns`` that is refused, and why (None: it is not a valid
+    pattern); None when all compile, alone and together."""
+    for pattern in patterns:
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            return pattern, problem
         try:
             compile_patterns((pattern,))
         except PatternError:
-            return pattern
+            return pattern, None
+    try:
+        compile_patterns(tuple(patterns))
+    except PatternError:
+        return ", ".join(patterns), "together the patterns are too many to match at once"
     return None
 
 
