@@ -11,8 +11,11 @@ differently from what the guard checked (or not at all).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
+import sys
 from dataclasses import dataclass
 from typing import TypeAlias, cast
 
@@ -28,6 +31,7 @@ __all__ = [
     "exact_dict",
     "exact_list",
     "validated_json",
+    "with_article",
 ]
 
 JSONValue: TypeAlias = str | int | float | bool | list["JSONValue"] | dict[str, "JSONValue"] | None
@@ -89,7 +93,44 @@ def describe(value: object) -> str:
         return "an array"
     if kind is dict:
         return "an object"
-    return f"a {kind.__name__}"
+    return with_article(kind.__name__)
+
+
+# Letters whose name starts with a vowel sound ("an L", "an HTTPError").
+_VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
+# The first word of a capitalised (camel-case) name: "Llm" of "LlmMessage", "H" of "HTTPError".
+_FIRST_WORD = re.compile(r"[A-Z][a-z0-9]*")
+
+
+# How English words may start with two consonants: "Str" is a word, "Llm" is letters.
+_ONSETS = frozenset(
+    "bl br ch cl cr dr dw fl fr gl gr kl kn kr ph pl pr ps sc sh sk sl sm sn sp sq st sw th tr "
+    "tw wh wr".split()
+)
+
+
+def _read_as_letters(word: str) -> bool:
+    if re.search(r"[aeiouyAEIOUY]", word):
+        return False
+    return len(word) == 1 or word[:2].lower() not in _ONSETS
+
+
+def with_article(name: str) -> str:
+    """``name`` (a type's) with its indefinite article: "an object", "a LlmMessage" was wrong.
+
+    A capitalised name whose first word has no vowel and cannot start an English word is
+    read letter by letter ("an LlmMessage", "an SDKClient", "a PDFPart", but "a Str"); "U"
+    sounding "you" before a consonant and a vowel takes "a" ("a UserMessage", "an
+    UpdateEvent"); otherwise a vowel takes "an".
+    """
+    first = _FIRST_WORD.match(name)
+    if first is not None and _read_as_letters(first.group()):
+        article = "an" if name[0] in _VOWEL_SOUND_LETTERS else "a"
+    elif re.match(r"[Uu][^aeiouAEIOU][aeiouAEIOU]", name):
+        article = "a"
+    else:
+        article = "an" if name[:1].lower() in ("a", "e", "i", "o", "u") else "a"
+    return f"{article} {name}"
 
 
 def _render_path(keys: list[_Key]) -> str:
@@ -106,15 +147,39 @@ def _render_path(keys: list[_Key]) -> str:
 
 def _is_json_scalar(value: object) -> TypeIs[str | int | float | bool | None]:
     kind = type(value)
-    if value is None or kind is str or kind is int or kind is bool:
+    if value is None or kind is str or kind is bool:
         return True
+    if isinstance(value, int) and kind is int:
+        return not _too_long(value)
     return isinstance(value, float) and kind is float and math.isfinite(value)
+
+
+def _too_long(value: int) -> bool:
+    """Whether Python refuses to write ``value`` in decimal (``json.dumps`` would raise)."""
+    limit = _int_digit_limit()
+    return limit > 0 and value.bit_length() > 3 * limit and abs(value) >= _ten_to(limit)
+
+
+def _int_digit_limit() -> int:
+    # 3.10 before 3.10.7 has no limit.
+    get_limit = getattr(sys, "get_int_max_str_digits", None)
+    return int(get_limit()) if get_limit is not None else 0
+
+
+@functools.lru_cache(maxsize=4)
+def _ten_to(digits: int) -> int:
+    return int(10**digits)
 
 
 def _scalar_problem(value: object) -> str:
     """Why a non-container value is not a JSON scalar."""
     if isinstance(value, float) and type(value) is float:
         return f"expected a finite number, got {value!r}"
+    if isinstance(value, int) and type(value) is int:
+        return (
+            f"expected a JSON value, got an integer of more than {_int_digit_limit()} digits, "
+            "which JSON writers refuse (sys.get_int_max_str_digits())"
+        )
     return f"expected a JSON value, got {describe(value)}"
 
 

@@ -247,3 +247,27 @@ def test_data_that_is_not_strict_base64_is_still_invalid(data: str) -> None:
     assert str(raised.value).startswith(
         "invalid-media at messages[0].content[0].source.data: inline data is not valid base64"
     )
+
+
+# --- integers too long to write -----------------------------------------------------------------
+
+
+def test_an_integer_too_long_for_json_dumps_is_refused_everywhere() -> None:
+    # Python writes an int of at most 4300 digits (sys.get_int_max_str_digits()); before this
+    # check the guard and to_json passed 10**4300 and json.dumps then raised ValueError.
+    longest, too_long = 10**4300 - 1, 10**4300
+    reason = "expected a JSON value, got an integer of more than 4300 digits, which JSON "
+    reason += "writers refuse (sys.get_int_max_str_digits())"
+    message = _tool_message({"n": longest})
+    assert json.loads(json.dumps(to_json(guard_request(request(message)).messages[0])))
+    with pytest.raises(MalformedRequestError) as raised:
+        guard_request(request(_tool_message({"n": too_long})))
+    assert str(raised.value) == (
+        f"malformed-request at messages[0].content[0].input.n: tool_use input is not JSON: {reason}"
+    )
+    with pytest.raises(ValueError) as refused:
+        to_json(_tool_message({"n": [too_long]}))
+    assert str(refused.value) == f"content[0].input.n[0]: {reason}"
+    with pytest.raises(ValueError) as refused:
+        from_json(_wire(-too_long))
+    assert str(refused.value) == f"content[0].input: {reason}"

@@ -26,6 +26,7 @@ from loomlint.content import (
     from_json,
     to_json,
 )
+from loomlint.content.json_value import with_article
 
 EVERY_PART = LlmMessage(
     role="user",
@@ -431,3 +432,32 @@ def test_from_json_refuses_dict_and_str_subclasses() -> None:
 
     with pytest.raises(ValueError, match=r"role: expected one of .* got a Str"):
         from_json({"role": Str("user"), "content": "x"})
+
+
+@pytest.mark.parametrize(
+    ("part", "described"),
+    [(object(), "an object"), (LlmMessage("user", "x"), "an LlmMessage"), (b"x", "a bytes")],
+)
+def test_a_value_of_the_wrong_type_is_named_with_its_article(part: object, described: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        to_json(LlmMessage("user", [part]))  # type: ignore[list-item]
+    assert str(raised.value) == f"content[0]: expected a content part, got {described}"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("object", "an object"),
+        ("int", "an int"),
+        ("LlmMessage", "an LlmMessage"),
+        ("HTTPError", "an HTTPError"),
+        ("PdfPart", "a PdfPart"),
+        ("Str", "a Str"),
+        ("UserMessage", "a UserMessage"),
+        ("UpdateEvent", "an UpdateEvent"),
+        ("Message", "a Message"),
+        ("Image", "an Image"),
+    ],
+)
+def test_with_article(name: str, expected: str) -> None:
+    assert with_article(name) == expected
