@@ -36,6 +36,7 @@ from loomlint.selection import (
     unknown_selectors,
 )
 from loomlint.spi import SpiModel, build_spi_model
+from loomlint.words import with_article
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -439,6 +440,11 @@ def _read_toml(path: Path, display: str) -> dict[str, object]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{display}: invalid TOML: {exc}") from exc
+    except RecursionError:
+        # tomllib reads nested arrays and inline tables recursively.
+        raise ConfigError(
+            f"{display}: invalid TOML: it nests arrays or tables too deeply to read"
+        ) from None
 
 
 def _display(path: Path, cwd: Path) -> str:
@@ -551,7 +557,7 @@ def _describe(value: object) -> str:
         return "a table"
     if isinstance(value, list):
         return "a list with a non-string item"
-    return f"a {type(value).__name__}"
+    return with_article(type(value).__name__)
 
 
 def _check_selectors(

@@ -268,3 +268,15 @@ def test_bad_command_line_values_name_the_option(
     with pytest.raises(ConfigError) as raised:
         load(**overrides)
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("nested", ["[" * 20_000 + "]" * 20_000, "{a = " * 20_000 + "}" * 20_000])
+def test_deeply_nested_toml_is_a_configuration_error(
+    write_pyproject: WriteConfig, load: Load, nested: str
+) -> None:
+    write_pyproject(f"select = {nested}\n")
+    with pytest.raises(ConfigError) as raised:
+        load()
+    assert str(raised.value) == (
+        "pyproject.toml: invalid TOML: it nests arrays or tables too deeply to read"
+    )
