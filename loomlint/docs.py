@@ -15,8 +15,12 @@ from pathlib import Path
 
 from loomlint.catalog import Rule, load_catalog
 
-# Where the published rule pages live; SARIF help links and the index point here.
-DOCS_BASE_URL = "https://github.com/loomlint/loomlint/blob/main/docs/rules"
+# The project's home: the one place a link loomlint prints or sends is spelled. SARIF's tool
+# link, and (through DOCS_BASE_URL) every rule link: SARIF's help links, the language server's
+# code descriptions, `rules --format json`. A fork or mirror changes it here (docs/ci.md).
+PROJECT_URL = "https://github.com/loomlint/loomlint"
+# Where the published rule pages live.
+DOCS_BASE_URL = f"{PROJECT_URL}/blob/main/docs/rules"
 DEFAULT_OUTDIR = Path("docs/rules")
 INDEX_NAME = "index.md"
 

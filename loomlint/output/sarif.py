@@ -18,7 +18,7 @@ from urllib.parse import quote
 from loomlint import __version__
 from loomlint.catalog import Rule, load_catalog
 from loomlint.diagnostics import Diagnostic, Fix
-from loomlint.docs import render_rule_page, rule_url
+from loomlint.docs import PROJECT_URL, render_rule_page, rule_url
 from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
 from loomlint.output.json import dump_json
 from loomlint.output.levels import level_of
@@ -27,7 +27,7 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
-INFORMATION_URI = "https://github.com/loomlint/loomlint"
+INFORMATION_URI = PROJECT_URL
 SRCROOT = "%SRCROOT%"
 FINGERPRINT_KEY = "loomlint/v1"
 
