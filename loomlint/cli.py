@@ -235,7 +235,8 @@ _ANALYSIS_OPTIONS = [
         multiple=True,
         metavar="NAME",
         help="The SPI whose content types and accessors apply (repeatable; default: `preset` "
-        "from the configuration, else loom). Replaces `preset` from the configuration.",
+        "from the configuration, else inferred from the imports of the checked files: loom "
+        "and the presets of the SDKs they import). Replaces `preset` from the configuration.",
     ),
     click.option(
         "--no-types",
@@ -328,7 +329,8 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     metavar="PATH",
     help="Read the source from standard input and check it as the file PATH (which need not "
     "exist): configuration, per-file-ignores and presets apply as at PATH, and mypy types it "
-    "with the project's imports. For editors checking an unsaved buffer; no PATHS then.",
+    "with the project's imports. For editors checking an unsaved buffer; no PATHS then, or "
+    "`-` (standard input, Ruff's spelling).",
 )
 @click.option(
     "--add-noqa",
@@ -337,6 +339,13 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "its line, or `# loomlint: ignore[CODE]` above a statement where a comment cannot end the "
     "line) instead of a report. A file that changed during the run is left alone. Exits 0 "
     "when every finding is suppressed.",
+)
+@click.option(
+    "--fix",
+    "fix_instead",
+    is_flag=True,
+    help="Fix what `loomlint fix` fixes and report what remains: `loomlint fix` with these "
+    "options (Ruff's spelling). Not with the options of reports (--format, --baseline, ...).",
 )
 @click.option(
     "--show-fixes",
@@ -386,7 +395,9 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     metavar="PATH",
     help="Write the report to PATH instead of standard output.",
 )
+@click.pass_context
 def check_command(
+    context: click.Context,
     paths: tuple[str, ...],
     output_format: OutputFormat,
     select: tuple[str, ...],
@@ -402,6 +413,7 @@ def check_command(
     statistics: bool,
     stdin_filename: str | None,
     add_noqa: bool,
+    fix_instead: bool,
     show_fixes: bool,
     exit_zero: bool,
     shard_text: str | None,
@@ -437,10 +449,33 @@ def check_command(
       loomlint check --diff origin/main
       loomlint daemon start; loomlint check -v   (warm types from the daemon)
     """
+    if fix_instead:
+        with _reporting_errors(debug):
+            _check_fix_options(context)
+        context.invoke(
+            fix_command,
+            paths=paths,
+            select=select,
+            ignore=ignore,
+            presets=presets,
+            no_types=no_types,
+            config_path=config_path,
+            no_cache=no_cache,
+            debug=debug,
+            show_diff=False,
+            show_fixes=show_fixes,
+            quiet=quiet,
+            extend_select=extend_select,
+            extend_ignore=extend_ignore,
+            no_project_plugins=no_project_plugins,
+        )
+        return
     with _reporting_errors(debug):
         _check_gate_options(
             diff_revision, baseline_file, write_baseline_file, statistics, output_file
         )
+        if stdin_filename is not None and paths == ("-",):
+            paths = ()  # Ruff's spelling: `-` is standard input, read as --stdin-filename
         _check_input_options(paths, stdin_filename, add_noqa, write_baseline_file, shard_text)
         overrides = _overrides(
             _Selection(select, ignore, extend_select, extend_ignore),
@@ -959,6 +994,38 @@ def _display_path(path: str, settings: Settings) -> str:
         return absolute.as_posix()
 
 
+# The options of `check` that `--fix` (which is `loomlint fix`) takes along.
+_FIX_OPTIONS = frozenset(
+    {
+        "paths",
+        "select",
+        "ignore",
+        "extend_select",
+        "extend_ignore",
+        "presets",
+        "no_types",
+        "config_path",
+        "no_cache",
+        "debug",
+        "no_project_plugins",
+        "show_fixes",
+        "quiet",
+        "fix_instead",
+    }
+)
+
+
+def _check_fix_options(context: click.Context) -> None:
+    for parameter in context.command.params:
+        if parameter.name in _FIX_OPTIONS:
+            continue
+        source = context.get_parameter_source(parameter.name)
+        if source is not None and source != click.core.ParameterSource.DEFAULT:
+            raise _Failure(
+                f"--fix (the same as `loomlint fix`) cannot be combined with {parameter.opts[0]}"
+            )
+
+
 def _check_input_options(
     paths: tuple[str, ...],
     stdin_filename: str | None,
@@ -966,6 +1033,11 @@ def _check_input_options(
     write_baseline_file: Path | None,
     shard_text: str | None,
 ) -> None:
+    if stdin_filename == "":
+        raise _Failure(
+            "--stdin-filename needs the path the source is checked as, e.g. "
+            "--stdin-filename src/app.py"
+        )
     if stdin_filename is not None:
         if paths:
             raise _Failure(

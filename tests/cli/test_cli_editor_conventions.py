@@ -191,3 +191,56 @@ def test_show_fixes(project: Project) -> None:
         "      + import loomlint.content.text_of",
         "Found 4 findings (4 fixable with `loomlint fix`).",
     ]
+
+
+def test_stdin_filename_needs_a_name_and_takes_dash_as_the_stdin_path(project: Project) -> None:
+    project("helpers.py=" + HELPERS)
+    assert check("--stdin-filename", "", stdin=BUFFER) == (
+        2,
+        "",
+        "error: --stdin-filename needs the path the source is checked as, e.g. "
+        "--stdin-filename src/app.py\n",
+    )
+    # Ruff's convention: `-` names standard input as the one path.
+    code, stdout, _ = check(
+        "--no-types", "--format", "json", "--stdin-filename", "app.py", "-", stdin=BUFFER
+    )
+    assert (code, findings(stdout)) == (1, [("app.py", 3, 11, "LML003")])
+    assert check("--stdin-filename", "app.py", "-", "helpers.py", stdin=BUFFER) == (
+        2,
+        "",
+        "error: --stdin-filename checks the source read from standard input; it cannot be "
+        "combined with PATHS\n",
+    )
+
+
+def test_check_fix_is_fix(project: Project) -> None:
+    root = project("app.py=" + SOURCE)
+    assert check("--fix", "--no-types", "--select", "LML001", "app.py") == (
+        1,
+        "app.py:11:17: LML001 content of `m` is used as one branch by len(), but it may be a "
+        "list of parts; narrow it with isinstance() first, or use text_of(...)\n",
+        "note: checking without types (--no-types): precision is reduced\n"
+        "Fixed 0 findings in 0 files; 1 finding remaining.\n",
+    )
+    code, stdout, stderr = check("--fix", "--no-types", "app.py")
+    fixed_by_check = (root / "app.py").read_text(encoding="utf-8")
+    (root / "app.py").write_text(SOURCE, encoding="utf-8")
+    by_fix = CliRunner().invoke(main, ["fix", "--no-types", "app.py"])
+    assert (code, stdout, stderr) == (by_fix.exit_code, by_fix.stdout, by_fix.stderr)
+    assert stderr == (
+        "note: checking without types (--no-types): precision is reduced\n"
+        "Fixed 4 findings in 1 file; 1 finding remaining.\n"
+    )
+    assert fixed_by_check == (root / "app.py").read_text(encoding="utf-8") != SOURCE
+    for option in (["--format", "json"], ["--add-noqa"], ["--diff", "HEAD"]):
+        assert check("--fix", *option, "app.py")[0::2] == (
+            2,
+            f"error: --fix (the same as `loomlint fix`) cannot be combined with {option[0]}\n",
+        )
+
+
+def test_check_help_says_the_preset_is_inferred() -> None:
+    help_text = CliRunner().invoke(main, ["check", "--help"]).stdout
+    assert " else loom)" not in help_text
+    assert "inferred from the imports of the checked files" in " ".join(help_text.split())
