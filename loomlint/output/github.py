@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loomlint.diagnostics import Diagnostic
+from loomlint.output.escape import escape_controls
 from loomlint.output.levels import level_of
 
 
 def render_github(diagnostics: Sequence[Diagnostic], warnings: Sequence[str] = ()) -> str:
     """``warnings`` (about the run, not a line) come first, as file-less ``::warning``s."""
-    notices = "".join(f"::warning title=loomlint::{escape_data(w)}\n" for w in warnings)
+    notices = "".join(f"::warning title=loomlint::{_message(w)}\n" for w in warnings)
     return notices + "".join(
         f"{_annotation(d)}\n" for d in sorted(diagnostics, key=lambda d: d.sort_key)
     )
@@ -20,7 +21,7 @@ def _annotation(diagnostic: Diagnostic) -> str:
     properties = ",".join(
         f"{key}={escape_property(value)}"
         for key, value in (
-            ("file", diagnostic.path),
+            ("file", escape_controls(diagnostic.path)),
             ("line", str(diagnostic.line)),
             ("col", str(diagnostic.column)),
             ("endLine", str(diagnostic.end_line)),
@@ -28,7 +29,13 @@ def _annotation(diagnostic: Diagnostic) -> str:
             ("title", f"{diagnostic.code} {diagnostic.name}"),
         )
     )
-    return f"::{level_of(diagnostic.code)} {properties}::{escape_data(diagnostic.message)}"
+    return f"::{level_of(diagnostic.code)} {properties}::{_message(diagnostic.message)}"
+
+
+def _message(text: str) -> str:
+    """A message's line breaks as GitHub's escapes (it shows them as breaks); any other
+    control character shown as an escape."""
+    return escape_data(escape_controls(text, keep="\r\n"))
 
 
 def escape_data(value: str) -> str:

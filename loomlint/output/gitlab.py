@@ -14,6 +14,7 @@ from pathlib import Path
 
 from loomlint.diagnostics import Diagnostic
 from loomlint.fingerprint import LineReader
+from loomlint.output.escape import escape_controls
 from loomlint.output.levels import level_of
 from loomlint.output.sarif import located_findings
 
@@ -31,12 +32,13 @@ def render_gitlab(
         {
             "type": "issue",
             "check_name": finding.diagnostic.code,
-            "description": f"{finding.diagnostic.code} {finding.diagnostic.message}",
+            "description": f"{finding.diagnostic.code} "
+            + escape_controls(finding.diagnostic.message, keep="\r\n"),
             "categories": ["Bug Risk"],
             "severity": _SEVERITY[level_of(finding.diagnostic.code)],
             "fingerprint": finding.fingerprint,
             "location": {
-                "path": finding.path,
+                "path": escape_controls(finding.path),
                 "lines": {"begin": finding.diagnostic.line, "end": finding.diagnostic.end_line},
             },
         }

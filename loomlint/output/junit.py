@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from itertools import groupby
 
 from loomlint.diagnostics import Diagnostic
+from loomlint.output.escape import escape_controls
 
 
 def render_junit(diagnostics: Sequence[Diagnostic]) -> str:
@@ -28,8 +29,10 @@ def render_junit(diagnostics: Sequence[Diagnostic]) -> str:
             suites, "testsuite", name="loomlint", tests="1", failures="0", errors="0"
         )
         ElementTree.SubElement(suite, "testcase", name="No findings", classname="loomlint")
-    for path, group in groupby(ordered, key=lambda d: d.path):
+    for raw_path, group in groupby(ordered, key=lambda d: d.path):
         findings = list(group)
+        # Most control characters are not allowed in XML; a name's line break is not its own.
+        path = escape_controls(raw_path)
         suite = ElementTree.SubElement(
             suites,
             "testsuite",
@@ -48,10 +51,10 @@ def render_junit(diagnostics: Sequence[Diagnostic]) -> str:
                 file=path,
                 line=str(diagnostic.line),
             )
-            failure = ElementTree.SubElement(case, "failure", message=diagnostic.message)
+            message = escape_controls(diagnostic.message, keep="\n")
+            failure = ElementTree.SubElement(case, "failure", message=message)
             failure.text = (
-                f"{path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} "
-                f"{diagnostic.message}"
+                f"{path}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} {message}"
             )
     ElementTree.indent(suites)
     body = ElementTree.tostring(suites, encoding="unicode")

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loomlint.diagnostics import Diagnostic, Fix
+from loomlint.output.escape import escape_controls
 
 FIXABLE_MARK = "[*]"
 
@@ -56,17 +57,18 @@ def applied_fixes_listing(fixed: Sequence[Diagnostic]) -> str:
 
 def _finding_line(diagnostic: Diagnostic) -> str:
     mark = f" {FIXABLE_MARK}" if diagnostic.fix is not None else ""
+    # One finding, one line: a line break in a name or message is shown, not obeyed.
     return (
-        f"{diagnostic.path}:{diagnostic.line}:{diagnostic.column}: "
-        f"{diagnostic.code}{mark} {diagnostic.message}"
+        f"{escape_controls(diagnostic.path)}:{diagnostic.line}:{diagnostic.column}: "
+        f"{diagnostic.code}{mark} {escape_controls(diagnostic.message)}"
     )
 
 
 def fix_lines(fix: Fix) -> list[str]:
     """A fix, for a person: its description, its edits and the imports it adds."""
-    lines = [f"    fix: {fix.description}"]
+    lines = [f"    fix: {escape_controls(fix.description)}"]
     lines.extend(
-        f"      {e.line}:{e.column}-{e.end_line}:{e.end_column} -> {e.replacement}"
+        f"      {e.line}:{e.column}-{e.end_line}:{e.end_column} -> {escape_controls(e.replacement)}"
         for e in fix.edits
     )
     lines.extend(f"      + import {name}" for name in fix.imports)

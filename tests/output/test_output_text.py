@@ -8,8 +8,8 @@ from loomlint.output.text import render_text
 
 def test_findings_then_summary(diagnostics: list[Diagnostic]) -> None:
     assert render_text(diagnostics) == (
-        "bad file.py:1:7: LML901 cannot parse: unexpected ':', 50% done\n"
-        "see docs, line 1\n"
+        # One finding, one line: the message's line break is shown, not obeyed.
+        "bad file.py:1:7: LML901 cannot parse: unexpected ':', 50% done\\nsee docs, line 1\n"
         "src/app.py:3:5: LML001 content of `m` (read at line 3) is sliced; use text_of(...)\n"
         "src/app.py:12:14: LML003 [*] content of `m` (read at line 12) is coerced to str by "
         "str(); use text_of(...)\n"
