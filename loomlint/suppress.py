@@ -28,6 +28,7 @@ must never turn into a blanket suppression.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 import tokenize
@@ -53,7 +54,10 @@ _DIRECTIVE = re.compile(
 _MARKERS = (b"loomlint", b"noqa", b"loom-")
 _CODE = re.compile(r"[A-Za-z]+[0-9]+")
 _BRACKETED = re.compile(r"\s*\[(?P<body>[^\]\n]*)\]")
-_NOQA_CODE = re.compile(r"[\s,]*(?P<code>[A-Za-z]+[0-9]+)")
+_NOQA_CODE = re.compile(r"[\s,]*(?P<code>[A-Za-z]+[0-9]+|(?i:LML)(?![A-Za-z]))")
+# "LML" without its digits: no code, but meant for loomlint (LML100 says so).
+_LML_LIKE = re.compile(r"LML", re.I)
+_RULE_NAME = re.compile(r"[A-Za-z]{2,}(?:-[A-Za-z][A-Za-z0-9]*)+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,15 +255,28 @@ def _loomlint_codes(text: str, offset: int) -> _Parsed:
 
 
 def _split_codes(body: str, body_start: int) -> tuple[CodeSpan, ...] | None:
+    """The codes of a ``[...]`` list: codes (``LML003``) or rule names (``content-coercion``),
+    any case. A name or code of no rule is kept as a span that covers nothing (LML100 says
+    so); anything else makes the list malformed."""
     spans: dict[str, CodeSpan] = {}
+    by_name = _rules_by_name()
     for match in re.finditer(r"[^,\s]+", body):
-        if not _CODE.fullmatch(match.group()):
+        token = match.group()
+        if _CODE.fullmatch(token) or _LML_LIKE.fullmatch(token):
+            code = token.upper()
+        elif _RULE_NAME.fullmatch(token):
+            code = by_name.get(token.lower(), token.lower())
+        else:
             return None
-        code = match.group().upper()
         spans.setdefault(
             code, CodeSpan(code, body_start + match.start() + 1, body_start + match.end() + 1)
         )
     return tuple(spans.values()) or None
+
+
+@functools.cache
+def _rules_by_name() -> dict[str, str]:
+    return {rule.name: rule.code for rule in load_catalog().rules.values()}
 
 
 def _noqa_codes(text: str, offset: int) -> _Parsed:
@@ -467,7 +484,7 @@ def _unused(
         if used.intersection(span.rules):
             continue
         if not known.keys() >= set(span.rules):
-            message = f"unused suppression: '{span.code}' is not a loomlint rule code"
+            message = f"unused suppression: '{span.code}' is not a loomlint rule code or name"
         elif is_enabled is not None and not any(is_enabled(rule) for rule in span.rules):
             continue
         elif covers_something:

@@ -103,8 +103,8 @@ def test_unused_suppressions_are_reported_per_code_at_the_code() -> None:
             "LML100",
             "unused suppression of LML001: no statement starts on the line after this comment",
         ),
-        (8, 27, "LML100", "unused suppression: 'LML999' is not a loomlint rule code"),
-        (8, 35, "LML100", "unused suppression: 'E501' is not a loomlint rule code"),
+        (8, 27, "LML100", "unused suppression: 'LML999' is not a loomlint rule code or name"),
+        (8, 35, "LML100", "unused suppression: 'E501' is not a loomlint rule code or name"),
     ]
 
 
@@ -153,4 +153,41 @@ def test_result_is_sorted() -> None:
         (1, "LML001"),
         (1, "LML003"),
         (3, "LML003"),
+    ]
+
+
+def test_rule_names_are_accepted_in_loomlint_directives() -> None:
+    source = (
+        "x = str(m.content)  # loomlint: ignore[content-coercion]\n"
+        "# loomlint: ignore[Content-Coercion, unsafe-content-use]\n"
+        "y = str(m.content)\n"
+    )
+    assert apply(source, [finding(1), finding(3)], (3, 3), report_unused=True) == [
+        (2, 38, "LML100", "unused suppression: no LML001 finding in the next statement"),
+    ]
+
+
+def test_a_directive_naming_no_known_code_or_rule_is_reported() -> None:
+    """A typo never widens into a blanket suppression, and never goes unsaid either."""
+    source = (
+        "a = str(m.content)  # noqa: LML\n"
+        "b = str(m.content)  # noqa: E501, LML03\n"
+        "c = str(m.content)  # loomlint: ignore[contnet-coercion]\n"
+        "d = str(m.content)  # loomlint: ignore[LML]\n"
+    )
+    findings = [finding(line) for line in (1, 2, 3, 4)]
+    assert apply(source, findings, report_unused=True) == [
+        (1, 5, "LML003", "msg"),
+        (1, 29, "LML100", "unused suppression: 'LML' is not a loomlint rule code or name"),
+        (2, 5, "LML003", "msg"),
+        (2, 35, "LML100", "unused suppression: 'LML03' is not a loomlint rule code or name"),
+        (3, 5, "LML003", "msg"),
+        (
+            3,
+            40,
+            "LML100",
+            "unused suppression: 'contnet-coercion' is not a loomlint rule code or name",
+        ),
+        (4, 5, "LML003", "msg"),
+        (4, 40, "LML100", "unused suppression: 'LML' is not a loomlint rule code or name"),
     ]
