@@ -83,6 +83,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "content-fields",
     "content-preserving",
     "exclude",
+    "extend",
     "extend-exclude",
     "extend-ignore",
     "extend-select",
@@ -304,9 +305,56 @@ def load_settings(
         reader = _TableReader({}, file="", prefix="")
         return _build_settings(reader, cwd, cwd, None, overrides, presets_from)
     config_path, table = found
-    reader_class = _IniReader if table.ini else _TableReader
-    reader = reader_class(table.data, file=_display(config_path, cwd), prefix=table.prefix)
+    reader = _with_bases(_reader_of(table, config_path, cwd), config_path, cwd, ())
     return _build_settings(reader, config_path.parent, cwd, config_path, overrides, presets_from)
+
+
+def _reader_of(table: _ConfigTable, path: Path, cwd: Path) -> _TableReader:
+    reader_class = _IniReader if table.ini else _TableReader
+    return reader_class(table.data, file=_display(path, cwd), prefix=table.prefix)
+
+
+# Keys whose value is a path, read relative to the folder of the file that sets it.
+_PATH_KEYS = ("mypy-config-file",)
+
+
+def _with_bases(
+    reader: _TableReader, path: Path, cwd: Path, chain: tuple[Path, ...]
+) -> _TableReader:
+    """``reader`` over its table merged onto the base configuration its ``extend`` names
+    (Ruff's key; bases may extend others): its own keys win, key by key. Errors about a key
+    name the file that set it."""
+    value = reader.data.get("extend")
+    if value is None:
+        return reader
+    if not isinstance(value, str) or not value:
+        raise reader.error(
+            "extend", f"expected the path of a configuration file, got {_describe(value)}"
+        )
+    base_path = Path(os.path.normpath(path.parent / Path(value).expanduser()))
+    seen = (*chain, path)
+    if base_path in seen:
+        names = " -> ".join(_display(p, cwd) for p in (*seen, base_path))
+        raise reader.error("extend", f"'{value}' extends this file again ({names})")
+    if not base_path.is_file():
+        raise reader.error("extend", f"no such file '{value}'")
+    base_table = _read_config_table(base_path, cwd, explicit=True)
+    assert base_table is not None
+    base = _with_bases(_reader_of(base_table, base_path, cwd), base_path, cwd, seen)
+    data = dict(base.data)
+    for key in _PATH_KEYS:
+        # Set by the base itself (its own bases' paths were resolved as theirs).
+        if isinstance(data.get(key), str) and base.origin(key) == (base.file, base.prefix):
+            data[key] = os.path.normpath(base_path.parent / Path(str(data[key])).expanduser())
+    origins = {key: base.origin(key) for key in base.data}
+    for key, own in reader.data.items():
+        if key != "extend":
+            data[key] = own
+            origins[key] = reader.origin(key)
+    data.pop("extend", None)
+    merged = type(reader)(data, file=reader.file, prefix=reader.prefix)
+    merged.origins = origins
+    return merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +410,7 @@ def _read_config_table(path: Path, cwd: Path, *, explicit: bool) -> _ConfigTable
 
 # In an INI file every key is a list (comma- or line-separated) except these.
 _INI_LISTS = frozenset(CONFIG_KEYS) - {
+    "extend",
     "mypy-config-file",
     "per-file-ignores",
     "report-unused-suppressions",
@@ -461,13 +510,19 @@ class _TableReader:
         self.data = data
         self.file = file
         self.prefix = prefix
+        # The (file, table) each key of a merged table (``extend``) was read from.
+        self.origins: dict[str, tuple[str, str]] = {}
 
-    def label(self, subtable: str = "") -> str:
-        name = ".".join(part for part in (self.prefix, subtable) if part)
-        return f"{self.file}: [{name}] " if name else f"{self.file}: "
+    def origin(self, key: str) -> tuple[str, str]:
+        return self.origins.get(key, (self.file, self.prefix))
+
+    def label(self, subtable: str = "", *, key: str | None = None) -> str:
+        file, prefix = self.origin(subtable.split(".")[0] if subtable else key or "")
+        name = ".".join(part for part in (prefix, subtable) if part)
+        return f"{file}: [{name}] " if name else f"{file}: "
 
     def error(self, key: str, problem: str, *, subtable: str = "") -> ConfigError:
-        return ConfigError(f"{self.label(subtable)}key '{key}': {problem}")
+        return ConfigError(f"{self.label(subtable, key=key)}key '{key}': {problem}")
 
     def example_per_file_ignores(self, pattern: str, codes: Sequence[str]) -> str:
         """One ``per-file-ignores`` entry as this file's format writes it."""
@@ -482,7 +537,7 @@ class _TableReader:
             if key in CONFIG_KEYS:
                 continue
             hint = _did_you_mean(key, CONFIG_KEYS)
-            raise ConfigError(f"{self.label()}unknown key '{key}' ({hint})")
+            raise ConfigError(f"{self.label(key=key)}unknown key '{key}' ({hint})")
 
     def string_list(self, key: str) -> tuple[str, ...] | None:
         if key not in self.data:

@@ -30,7 +30,7 @@ KNOWN = "LML001, LML002, LML003, LML004, LML100, LML901, LML902, LML903, LML904,
         (
             'colour = "blue"',
             "pyproject.toml: [tool.loomlint] unknown key 'colour' (known keys: accessors, "
-            "content-fields, content-preserving, exclude, extend-exclude, extend-ignore, "
+            "content-fields, content-preserving, exclude, extend, extend-exclude, extend-ignore, "
             "extend-select, ignore, mypy-config-file, per-file-ignores, "
             "preset, report-unused-suppressions, sanitizers, select, spi, types)",
         ),

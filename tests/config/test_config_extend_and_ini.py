@@ -133,3 +133,56 @@ def test_ini_errors(tmp_path: Path, load: Load, body: str, message: str) -> None
     with pytest.raises(ConfigError) as raised:
         load()
     assert str(raised.value).split("\n")[0] == message
+
+
+# --- extend: a base configuration shared by several projects -----------------------------------
+
+
+def test_extend_reads_a_base_configuration_and_the_own_keys_win(tmp_path: Path, load: Load) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "loomlint.toml").write_text(
+        'select = ["LML001", "LML003"]\n'
+        'preset = ["openai"]\n'
+        'mypy-config-file = "mypy.ini"\n'
+        '[per-file-ignores]\n"tests/**" = ["LML003"]\n'
+    )
+    (shared / "mypy.ini").write_text("[mypy]\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.loomlint]\nextend = "../shared/loomlint.toml"\nselect = ["LML003"]\n'
+    )
+    settings = load(cwd=project)
+    assert settings.project_root == project
+    assert settings.enabled_codes == {"LML003"} | ANALYSIS
+    assert [p.name for p in settings.presets] == ["openai"]
+    # A path in the base is relative to the base's folder.
+    assert settings.mypy_config_file == shared / "mypy.ini"
+    assert not settings.is_code_enabled("LML003", str(project / "tests" / "test_x.py"))
+
+
+def test_extend_chains_and_its_errors_name_the_key_and_the_file(
+    tmp_path: Path, load: Load
+) -> None:
+    (tmp_path / "base.toml").write_text('ignore = ["LML001"]\n')
+    (tmp_path / "middle.toml").write_text('extend = "base.toml"\nignore = ["LML002"]\n')
+    (tmp_path / "loomlint.toml").write_text('extend = "middle.toml"\n')
+    assert load().enabled_codes == {"LML001", "LML003", "LML004"} | ANALYSIS
+    (tmp_path / "base.toml").write_text('extend = "loomlint.toml"\n')
+    (tmp_path / "middle.toml").write_text('extend = "base.toml"\n')
+    with pytest.raises(ConfigError) as raised:
+        load()
+    assert str(raised.value) == (
+        "base.toml: key 'extend': 'loomlint.toml' extends this file again "
+        "(loomlint.toml -> middle.toml -> base.toml -> loomlint.toml)"
+    )
+    (tmp_path / "loomlint.toml").write_text('extend = "missing.toml"\n')
+    with pytest.raises(ConfigError) as raised:
+        load()
+    assert str(raised.value) == "loomlint.toml: key 'extend': no such file 'missing.toml'"
+    (tmp_path / "loomlint.toml").write_text('extend = "base.toml"\n')
+    (tmp_path / "base.toml").write_text('select = ["LML07"]\n')
+    with pytest.raises(ConfigError) as raised:
+        load()
+    assert str(raised.value).startswith("base.toml: key 'select': unknown rule code 'LML07'")
