@@ -122,6 +122,15 @@ def test_fix_rewrites_the_coercions_and_nothing_else(source: OddSource) -> None:
         assert sorted((line, code) for line, _, code, _ in findings()) == unfixable
 
 
+def assert_add_noqa_gives(source: str, expected: str) -> None:
+    """`--add-noqa` on app.py holding ``source`` exits 0 and writes ``expected``, and the next
+    check finds nothing."""
+    with project_with(source.encode()) as root:
+        assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (0, "", "")
+        assert decoded((root / "app.py").read_bytes()) == expected
+        assert run("check", "--no-types", "-q", "app.py") == (0, "", "")
+
+
 @pytest.mark.parametrize(
     "separator", ODD_SEPARATORS, ids=[f"U+{ord(s):04X}" for s in ODD_SEPARATORS]
 )
@@ -132,12 +141,9 @@ def test_add_noqa_ends_the_python_line_after_an_odd_separator(separator: str) ->
         "def f(m: LlmMessage) -> str:\n"
         '    return """\nx\n""" + str(m.content)\n'
     )
-    with project_with(source.encode()) as root:
-        assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (0, "", "")
-        assert decoded((root / "app.py").read_bytes()) == source.replace(
-            "str(m.content)\n", "str(m.content)  # noqa: LML003\n"
-        )
-        assert run("check", "--no-types", "-q", "app.py") == (0, "", "")
+    assert_add_noqa_gives(
+        source, source.replace("str(m.content)\n", "str(m.content)  # noqa: LML003\n")
+    )
 
 
 def test_add_noqa_keeps_out_of_an_f_string_in_a_cr_only_file() -> None:
@@ -148,12 +154,10 @@ def test_add_noqa_keeps_out_of_an_f_string_in_a_cr_only_file() -> None:
         "{m.content}\r"
         'footer"""\r'
     )
-    with project_with(source.encode()) as root:
-        assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (0, "", "")
-        assert decoded((root / "app.py").read_bytes()) == source.replace(
-            '    return f"""', '    # loomlint: ignore[LML003]\r    return f"""'
-        )
-        assert run("check", "--no-types", "-q", "app.py") == (0, "", "")
+    assert_add_noqa_gives(
+        source,
+        source.replace('    return f"""', '    # loomlint: ignore[LML003]\r    return f"""'),
+    )
 
 
 def test_add_noqa_after_a_form_feed_line_exits_zero_only_when_the_finding_is_gone() -> None:
@@ -163,12 +167,9 @@ def test_add_noqa_after_a_form_feed_line_exits_zero_only_when_the_finding_is_gon
         "def f(m: LlmMessage) -> str:\n"
         "    return str(m.content)\n"
     )
-    with project_with(source.encode()) as root:
-        assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (0, "", "")
-        assert decoded((root / "app.py").read_bytes()) == source.replace(
-            "str(m.content)\n", "str(m.content)  # noqa: LML003\n"
-        )
-        assert run("check", "--no-types", "-q", "app.py") == (0, "", "")
+    assert_add_noqa_gives(
+        source, source.replace("str(m.content)\n", "str(m.content)  # noqa: LML003\n")
+    )
 
 
 GUARDED = (
