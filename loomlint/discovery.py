@@ -20,7 +20,13 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from loomlint.config import Settings
-from loomlint.globs import PatternError, compile_patterns, pattern_problem, rebase_gitignore_lines
+from loomlint.globs import (
+    PatternError,
+    compile_patterns,
+    match_file,
+    pattern_problem,
+    rebase_gitignore_lines,
+)
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
@@ -126,7 +132,7 @@ class _Walker:
         candidate = _exclusion_candidate(path, self.settings.project_root, walk_root)
         if not candidate:
             return False
-        return self.exclude.match_file(candidate + "/" if is_dir else candidate)
+        return match_file(self.exclude, candidate + "/" if is_dir else candidate)
 
     def walk(self, root: Path) -> None:
         if self.is_excluded(root, is_dir=True, walk_root=None):
@@ -179,7 +185,7 @@ class _Walker:
                 continue
             if ignored is not None:
                 relative = path.relative_to(base).as_posix()
-                if ignored.match_file(relative + "/" if is_dir else relative):
+                if match_file(ignored, relative + "/" if is_dir else relative):
                     continue
             if self.is_excluded(path, is_dir=is_dir, walk_root=walk_root):
                 continue

@@ -86,7 +86,15 @@ def matches(patterns: tuple[str, ...], path: str, *, is_dir: bool = False) -> bo
     if not patterns or not path:
         return False
     candidate = path.rstrip("/") + "/" if is_dir else path
-    return compile_patterns(patterns).match_file(candidate)
+    return match_file(compile_patterns(patterns), candidate)
+
+
+def match_file(spec: GitIgnoreSpec, path: str) -> bool:
+    """Whether ``spec`` matches ``path``. RE2 reads UTF-8: the bytes of a file name that are
+    not UTF-8 (surrogates here) are read as U+FFFD, as ``.gitignore`` lines read them."""
+    if not path.isascii():
+        path = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return spec.match_file(path)
 
 
 def rebase_gitignore_lines(lines: Iterable[str], directory: str) -> list[str]:

@@ -122,6 +122,19 @@ def test_a_pattern_too_big_to_match_cheaply_is_refused_naming_its_key(
     assert run(root, ".")[:3] == (2, "", f"error: {error}\n")
 
 
+def catches_sigterm(pid: int) -> None:
+    """Wait until the process has installed its SIGTERM handler (the kernel's SigCgt mask),
+    so that the signal is loomlint's to answer, not the interpreter's start-up's."""
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        status = Path(f"/proc/{pid}/status").read_text()
+        caught = int(status.split("SigCgt:")[1].split()[0], 16)
+        if caught & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.02)
+    raise AssertionError("loomlint never installed its SIGTERM handler")
+
+
 def test_sigterm_is_answered_during_the_matching(tmp_path: Path) -> None:
     """A CI runner's cancel: SIGTERM to loomlint alone ends it with 143 at once, or it has
     already finished (RE2 is quick): never a run that goes on."""
@@ -139,7 +152,7 @@ def test_sigterm_is_answered_during_the_matching(tmp_path: Path) -> None:
         text=True,
         env={**os.environ},
     )
-    time.sleep(1.0)
+    catches_sigterm(process.pid)
     sent = time.monotonic()
     process.send_signal(signal.SIGTERM)
     try:

@@ -86,3 +86,14 @@ def test_with_types_the_name_costs_only_its_own_types(project: Path, mypy_cache_
         (NAME, 4, "LML003", found[1][3]),
         (b"typed.py", 4, "LML003", found[1][3]),  # typed: b.content is bytes, not flagged
     ]
+
+
+def test_patterns_match_the_name(project: Path) -> None:
+    """RE2 reads UTF-8: the name's other bytes are read as U+FFFD, as .gitignore lines are."""
+    (project / "pyproject.toml").write_text('[tool.loomlint]\nextend-exclude = ["bad?.py"]\n')
+    assert _run(project, "--no-types", "-q").returncode == 0
+    (project / "pyproject.toml").write_text("")
+    (project / ".gitignore").write_bytes(b"bad\xff.py\n")
+    assert _run(project, "--no-types", "-q").returncode == 0
+    (project / ".gitignore").write_bytes(b"good\xff.py\n")
+    assert _run(project, "--no-types", "-q").returncode == 1
