@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import Decorator, FuncBase, OverloadedFuncDef, TypeInfo, Var
 from mypy.subtypes import is_subtype
+from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
     CallableType,
@@ -200,16 +201,20 @@ def declared_field_type(receiver: Type | None, field: str, *, item: bool = False
     """The declared type of ``receiver.field`` (attribute, property), or with ``item`` of the
     TypedDict key ``receiver[field]``.
 
-    For a union receiver, the first member that declares the field answers (mypy reports the
-    members that lack it on its own).
+    For a union receiver, the union of what its members declare (mypy reports the members
+    that lack the field on its own): ``SystemMessage | UserMessage`` whose ``content`` is
+    ``str`` in one and the content union in the other holds content.
     """
     proper = get_proper_type(receiver)
     if isinstance(proper, UnionType):
-        for member in proper.items:
-            found = declared_field_type(member, field, item=item)
-            if found is not None:
-                return found
-        return None
+        declared = [
+            found
+            for member in proper.items
+            if (found := declared_field_type(member, field, item=item)) is not None
+        ]
+        if len(declared) > 1:
+            return make_simplified_union(declared)
+        return declared[0] if declared else None
     if isinstance(proper, TypeVarType):
         # self in a method, or a T bound to a message class: its bound declares the field.
         return declared_field_type(proper.upper_bound, field, item=item)
