@@ -101,6 +101,10 @@ class Preset:
     # types, a dict's "content" key in a LangChain codebase is a file's, a search hit's, a tool
     # argument's, not a message's.
     dict_messages: bool = True
+    # Reads whose content the SDK declares text only, by their shape: each a path of names
+    # and ``[]`` (any index), ending in a content field (``choices[].message.content``). The
+    # syntactic fallback judges a read ending in that shape as text (a response, not a request).
+    text_only_reads: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -356,6 +360,7 @@ _PRESET_KEYS = frozenset(
         "attribute-accessors",
         "json-parts",
         "dict-messages",
+        "text-only-reads",
         "fix",
     }
 )
@@ -391,11 +396,16 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
                 f"{where}: key 'attribute-accessors' must list attribute names "
                 f"(e.g. 'text'), got {name!r}"
             )
+    content_fields = _names(data, "content-fields", where)
+    text_only_reads = tuple(
+        _read_shape(shape, content_fields, f"{where}: key 'text-only-reads'")
+        for shape in _names(data, "text-only-reads", where)
+    )
     return Preset(
         name=_text(data, "name", where),
         description=_text(data, "description", where) if "description" in data else "",
         modules=_names(data, "modules", where),
-        content_fields=_names(data, "content-fields", where),
+        content_fields=content_fields,
         content_types=_names(data, "content-types", where),
         message_types=_names(data, "message-types", where),
         part_types=_names(data, "part-types", where),
@@ -408,7 +418,31 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         fix_attribute=fix_attribute,
         json_parts=_flag(data, "json-parts", where),
         dict_messages=_flag(data, "dict-messages", where, default=True),
+        text_only_reads=text_only_reads,
     )
+
+
+_READ_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\])*)")
+
+
+def _read_shape(shape: str, content_fields: Sequence[str], where: str) -> tuple[str, ...]:
+    """``choices[].message.content`` -> ``("choices", "[]", "message", "content")``."""
+    segments: list[str] = []
+    for piece in shape.split("."):
+        matched = _READ_SEGMENT.fullmatch(piece)
+        if matched is None:
+            raise CatalogError(
+                f"{where}: {shape!r} must be names and `[]` joined by dots "
+                "(e.g. 'choices[].message.content')"
+            )
+        segments.append(matched.group(1))
+        segments.extend(["[]"] * (len(matched.group(2)) // 2))
+    if len(segments) < 2 or segments[-1] not in content_fields:
+        raise CatalogError(
+            f"{where}: {shape!r} must end in a content field ({', '.join(content_fields)}) "
+            "after at least one other segment"
+        )
+    return tuple(segments)
 
 
 def _is_qualified(name: str) -> bool:

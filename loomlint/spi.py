@@ -105,6 +105,8 @@ class SpiOwner:
     name: str
     types: QualifiedNames
     fix: SpiFix
+    # Modules whose import marks a file as using this SPI (``Preset.modules``).
+    modules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +161,9 @@ class SpiModel:
             for owner in owners
         )
 
+    # Shapes of reads whose content an SDK declares text only (``Preset.text_only_reads``).
+    text_only_reads: tuple[tuple[str, ...], ...] = ()
+
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
     owners: tuple[SpiOwner, ...] = ()
@@ -166,26 +171,44 @@ class SpiModel:
     def owner_of(self, type_names: Iterable[str]) -> str | None:
         """The first active SPI one of whose own types is among ``type_names``."""
         names = tuple(type_names)
-        if not names or len(self.owners) < 2:
+        if not names or not self.owners:
             return None
         for owner in self.owners:
             if any(name in owner.types for name in names):
                 return owner.name
         return None
 
-    def fix_for(self, owner: str | None, *, uses_accessor_spi: bool = True) -> SpiFix:
+    def fix_for(
+        self,
+        owner: str | None,
+        *,
+        uses_accessor_spi: bool = True,
+        imports: Iterable[str] | None = None,
+    ) -> SpiFix:
         """The fix to advise for a value of ``owner``'s SPI. With no known owner, the fix all
         active SPIs share, else none: advice that fits another SPI would be wrong.
         ``uses_accessor_spi=False`` (the file imports no module of the SPI of ``fix_accessor``)
-        rules that SPI's fix out for a value whose owner is unknown."""
+        rules that SPI's fix out for a value whose owner is unknown. ``imports`` (the modules
+        the file imports) rules out, for such a value, every SPI the file does not import: a
+        file that imports no LangChain is not advised LangChain's ``.text``."""
         for candidate in self.owners:
             if candidate.name == owner:
                 return candidate.fix
-        fixes = {
-            candidate.fix
+        candidates = [
+            candidate
             for candidate in self.owners
             if uses_accessor_spi or candidate.fix.accessor != self.fix_accessor
-        }
+        ]
+        if imports is not None:
+            imported = tuple(imports)
+            candidates = [
+                candidate
+                for candidate in candidates
+                if not candidate.modules or imports_any(imported, candidate.modules)
+            ]
+            if self.owners and not candidates:
+                return SpiFix()
+        fixes = {candidate.fix for candidate in candidates}
         if len(fixes) == 1:
             return fixes.pop()
         if not self.owners:
@@ -193,9 +216,11 @@ class SpiModel:
         return SpiFix()
 
     @property
-    def has_several_fixes(self) -> bool:
-        """Whether advice depends on the owner (so front ends must find it)."""
-        return len({candidate.fix for candidate in self.owners}) > 1
+    def has_fixes(self) -> bool:
+        """Whether some active SPI has a fix: a value's owner decides whether it applies (a
+        file that imports no module of that SPI is not advised it, unless types say the value
+        is that SPI's)."""
+        return any(candidate.fix.label is not None for candidate in self.owners)
 
     @property
     def accessor_label(self) -> str | None:
@@ -299,10 +324,24 @@ def build_spi_model(
                     )
                 ),
                 SpiFix(p.fix_accessor, p.fix_attribute),
+                p.modules,
             )
             for p in presets
         ),
         preserving=QualifiedNames.of(extra_preserving),
+        text_only_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.text_only_reads)),
+    )
+
+
+def imports_any(imported: Iterable[str], modules: Sequence[str]) -> bool:
+    """Whether one of the ``imported`` names (what a file's imports bind, qualified) is one of
+    ``modules`` or inside one."""
+    return any(
+        name == module
+        or name.startswith(module + ".")
+        or module.startswith(name + ".")  # `import loomlint.content` binds `loomlint`
+        for name in imported
+        for module in modules
     )
 
 

@@ -287,7 +287,11 @@ def _check(
             value,
             kind,
             position,
-            spi.fix_for(_owner(node, view), uses_accessor_spi=uses_accessor_spi),
+            spi.fix_for(
+                _owner(node, view),
+                uses_accessor_spi=uses_accessor_spi,
+                imports=classifier.imported_modules(),
+            ),
             positions[node].start.line,
         )
         rule = next((r for r in ALL_RULES if r.applies(finding)), None)
@@ -326,7 +330,7 @@ def _judge(
         fact = view.expr(node)
         if fact is None:
             return None  # mypy knows this node, and it is not content here (narrowed, or other)
-        kind = _typed_kind(fact, syntactic is not None)
+        kind = _typed_kind(fact, syntactic)
         if kind is None:
             return None
         if syntactic is None:
@@ -354,7 +358,10 @@ def _verified(value: Value, view: TypeView) -> Value | None:
     """Drop the flow's read origins that mypy says are not content fields.
 
     Where types cover a read, its receiver's declared field type decides: ``values["content"]``
-    of a plain ``dict`` is not a content read, and nothing loaded from it is content either.
+    of a typed record is not a content read, and nothing loaded from it is content either.
+    Where mypy says nothing of the receiver (``Any``, or a function it does not check), the
+    read counts only with syntactic evidence that the receiver is a message (an item of
+    ``state["messages"]``, a ``message`` parameter, a ``role`` read beside it).
     """
     if not view.available:
         return value
@@ -364,8 +371,10 @@ def _verified(value: Value, view: TypeView) -> Value | None:
         if not (
             origin.how in ("read", "unpack")
             and isinstance(origin.node, cst.BaseExpression)
-            and view.covered(origin.node)
-            and not _is_field_origin(view.expr(origin.node))
+            and (
+                (view.covered(origin.node) and not _is_field_origin(view.expr(origin.node)))
+                or (view.needs_evidence(origin.node) and not origin.message_evidence)
+            )
         )
     )
     if origins == value.origins:
@@ -377,7 +386,7 @@ def _is_field_origin(fact: ExprFact | None) -> bool:
     return fact is not None and fact.field_origin
 
 
-def _typed_kind(fact: ExprFact, from_content: bool) -> ContentKind | None:
+def _typed_kind(fact: ExprFact, syntactic: Value | None) -> ContentKind | None:
     """The kind mypy's type gives a node, or None when it is not content there.
 
     A value known to come from content (a field read, or a local the flow tracked from one) is
@@ -386,10 +395,12 @@ def _typed_kind(fact: ExprFact, from_content: bool) -> ContentKind | None:
     """
     if fact.kind in (ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART):
         return fact.kind
-    known_content = fact.field_origin or from_content
+    known_content = fact.field_origin or syntactic is not None
     if fact.kind is ContentKind.ANY and known_content:
-        # getattr(m, "content") or a cast to Any: mypy lost the type, the read did not.
-        return ContentKind.CONTENT
+        # getattr(m, "content"), a cast to Any, a parameter declared Any: mypy lost the type,
+        # the read did not. What the flow knows of it (narrowed by isinstance, say) stands.
+        kind = syntactic.kind if syntactic is not None else ContentKind.CONTENT
+        return None if kind is ContentKind.TEXT else kind
     if known_content and fact.shape in (ContentKind.CONTENT, ContentKind.PARTS):
         return fact.shape
     return None

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mypy.argmap import map_actuals_to_formals
+from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
 from mypy.nodes import (
     ARG_STAR,
@@ -61,6 +62,7 @@ from mypy.types import (
     AnyType,
     CallableType,
     Instance,
+    NoneType,
     Overloaded,
     Type,
     TypeOfAny,
@@ -137,6 +139,7 @@ class FactCollector:
         self._kind_of_type: dict[int, ContentKind] = {}
         self._shape_of_type: dict[int, ContentKind] = {}
         self._field_origins: set[int] = set()
+        self._any_reads: set[int] = set()
         self._receiver_attributes: dict[int, tuple[str, ...]] = {}
         self._verdicts: dict[int, tuple[bool, str]] = {}
         self._partners: dict[int, bool] = {}
@@ -175,6 +178,7 @@ class FactCollector:
         exprs: dict[NodeKey, ExprFact] = {}
         callees: dict[NodeKey, CalleeFact] = {}
         untyped: set[NodeKey] = set()
+        any_reads: set[NodeKey] = set()
         for (line, family), members in groups.items():
             members.sort(key=lambda t: (t.column, t.end_line, t.end_column))
             for ordinal, tracked in enumerate(members):
@@ -184,6 +188,8 @@ class FactCollector:
                     exprs[key] = fact
                 elif self._unresolved_module(self._types.get(tracked.node)) is not None:
                     untyped.add(key)
+                if id(tracked.node) in self._any_reads:
+                    any_reads.add(key)
                 callee = self._callees.get(id(tracked.node))
                 if callee is not None:
                     callees[key] = callee
@@ -194,6 +200,7 @@ class FactCollector:
             unchecked=tuple(self._unchecked),
             unresolved=tuple(self._unresolved),
             untyped=frozenset(untyped),
+            any_reads=frozenset(any_reads),
         )
 
     def _fact(self, node: Expression) -> ExprFact | None:
@@ -204,12 +211,13 @@ class FactCollector:
         cast_target = self._cast_targets.get(node_id)
         origin = node_id in self._field_origins
         shape = self._shape(node)
-        # Names typed Any are kept: a value read from content through getattr() or a cast to
-        # Any is still content, which the syntactic flow knows and mypy no longer does.
+        # Names typed Any are kept: a value read from content through getattr(), a cast to
+        # Any, a parameter declared Any or left unannotated, is still content where the
+        # syntactic flow knows it to be, though mypy no longer does.
         keep_any = (
             kind is ContentKind.ANY
             and isinstance(node, NameExpr)
-            and _is_declared_any(self._types.get(node))
+            and _is_unknown_value(self._types.get(node))
         )
         # A local holding a list of dicts is kept too: narrowed from content the flow tracked
         # (``c = m.content``, then ``isinstance(c, list)``), it is a parts list.
@@ -278,7 +286,33 @@ class FactCollector:
 
     def _is_union(self, node: Expression) -> bool:
         """The value is the content union by shape: str together with a collection."""
-        return self._shape(node) is ContentKind.CONTENT
+        return self._shape(node) is ContentKind.CONTENT or self._lost_type(node) is not None
+
+    def _value_type(self, node: Expression) -> Type | None:
+        """The value's type, as declared where mypy lost it (``_lost_type``)."""
+        lost = self._lost_type(node)
+        return lost if lost is not None else self._types.get(node)
+
+    def _lost_type(self, node: Expression) -> Type | None:
+        """For ``getattr(m, "content", "")``, which mypy types ``Any``: the content union the
+        receiver declares. The read did not lose the type: a destination declared ``str`` is
+        judged against what the field holds."""
+        if not (
+            isinstance(node, CallExpr)
+            and isinstance(node.callee, NameExpr)
+            and node.callee.fullname == "builtins.getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], StrExpr)
+            and node.args[1].value in self._spi.content_fields
+            and self._kind(node) is ContentKind.ANY
+        ):
+            return None
+        declared = content_types.declared_field_type(
+            self._types.get(node.args[0]), node.args[1].value
+        )
+        if content_types.classify_shape(declared) is not ContentKind.CONTENT:
+            return None
+        return declared
 
     def _track(self, node: Expression, family: str) -> None:
         end_line = node.end_line if node.end_line is not None else node.line
@@ -300,6 +334,7 @@ class FactCollector:
                     self._note_receiver_attributes(o, receiver)
                 else:
                     self._note_unresolved(receiver)
+                    self._note_any_read(o, receiver, item=False)
         elif isinstance(o, IndexExpr):
             self._track(o, "index")
             key = o.index
@@ -311,6 +346,7 @@ class FactCollector:
                     self._field_origins.add(id(o))
                 else:
                     self._note_unresolved(self._types.get(o.base))
+                    self._note_any_read(o, self._types.get(o.base), item=True)
         elif isinstance(o, CallExpr):
             self._track(o, "call")
             self._note_getter_origin(o)
@@ -375,7 +411,7 @@ class FactCollector:
         declared = _declared_return_type(function)
         if declared is not None:
             self._verdicts[id(o.expr)] = (
-                content_types.accepts_content(declared, self._types.get(o.expr)),
+                content_types.accepts_content(declared, self._value_type(o.expr)),
                 f"returned from `{function.name}()`, {self._declared_as(declared)}",
             )
 
@@ -383,7 +419,7 @@ class FactCollector:
         rvalue = o.rvalue
         if not self._is_union(rvalue):
             return
-        value_type = self._types.get(rvalue)
+        value_type = self._value_type(rvalue)
         for lvalue in o.lvalues:
             target = self._declared_target(lvalue)
             if target is None:
@@ -440,6 +476,16 @@ class FactCollector:
             self._field_origins.add(id(call))
         else:
             self._note_unresolved(self._types.get(receiver))
+            self._note_any_read(call, self._types.get(receiver), item=item)
+
+    def _note_any_read(self, read: Expression, receiver: Type | None, *, item: bool) -> None:
+        """A content read of a receiver mypy types ``Any`` (or, for a key, a mapping whose
+        values are ``Any``): mypy says nothing of it, so syntax judges it (``any_reads``)."""
+        if _missing_import(receiver) is None and (
+            isinstance(get_proper_type(receiver), AnyType)
+            or (item and _has_unknown_values(receiver))
+        ):
+            self._any_reads.add(id(read))
 
     def _note_unresolved(self, receiver: Type | None) -> None:
         """A content read whose receiver mypy types ``Any`` because the module defining it
@@ -525,7 +571,7 @@ class FactCollector:
         callee_label: str,
     ) -> tuple[bool, str] | None:
         arg = call.args[index]
-        value_type = self._types.get(arg)
+        value_type = self._value_type(arg)
         callee_names = self._callee_names(call.callee)
         first: tuple[bool, str] | None = None
         for signature in signatures:
@@ -618,19 +664,48 @@ def _imported_modules(tree: MypyFile) -> dict[str, str]:
     return found
 
 
-def _is_declared_any(typ: Type | None) -> bool:
-    """``Any`` that someone wrote (``getattr()``'s return, ``cast(Any, ...)``, an annotation),
-    as opposed to one mypy made up: the items of ``list`` after ``isinstance(x, list)``
-    narrowed an ``Iterable[...]``, or a type from a module it cannot see."""
+# Where an ``Any`` comes from when it stands for a value nobody typed: written (``getattr()``'s
+# return, ``cast(Any, ...)``, an annotation), an unannotated parameter, a bare ``dict`` (an
+# error under ``disallow_any_generics``).
+_UNKNOWN_VALUE_ANYS = frozenset(
+    {
+        TypeOfAny.explicit,
+        TypeOfAny.unannotated,
+        TypeOfAny.from_omitted_generics,
+        TypeOfAny.from_error,
+    }
+)
+
+
+def _is_unknown_value(typ: Type | None) -> bool:
+    """``Any`` for a value nobody typed (``_UNKNOWN_VALUE_ANYS``), as opposed to one mypy made
+    up (the items of ``list`` after ``isinstance(x, list)`` narrowed an ``Iterable[...]``) or
+    a type from a module it cannot see, or an error."""
     proper = get_proper_type(typ)
     if isinstance(proper, UnionType):
         # ``getattr(m, "content", "")`` is ``Any | str``: the declared Any still decides.
-        return any(_is_declared_any(item) for item in proper.items)
+        return any(_is_unknown_value(item) for item in proper.items)
     if not isinstance(proper, AnyType):
         return False
     if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
         proper = proper.source_any
-    return proper.type_of_any == TypeOfAny.explicit
+    return proper.type_of_any in _UNKNOWN_VALUE_ANYS
+
+
+def _has_unknown_values(typ: Type | None) -> bool:
+    """A mapping whose values are ``Any`` for want of a type: ``dict``, ``Mapping[str, Any]``."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, UnionType):
+        members = [get_proper_type(item) for item in proper.items]
+        present = [m for m in members if not isinstance(m, NoneType)]
+        return len(present) == 1 and _has_unknown_values(present[0])
+    if not isinstance(proper, Instance):
+        return False
+    mapping = next((base for base in proper.type.mro if base.fullname == "typing.Mapping"), None)
+    if mapping is None:
+        return False
+    values = map_instance_to_supertype(proper, mapping).args
+    return len(values) == 2 and _is_unknown_value(values[1])
 
 
 def _sink_names() -> frozenset[str]:

@@ -49,6 +49,9 @@ class Origin:
     # Source text of the receiver (``m``, ``self.message``); for a typed parameter, its name.
     receiver: str
     how: OriginHow
+    # For a read: whether syntax says the receiver is a chat message (``message_evidence``).
+    # Where mypy types the receiver ``Any``, the read counts only with this evidence.
+    message_evidence: bool = False
 
     @property
     def destructured(self) -> bool:
@@ -81,16 +84,23 @@ class Env:
     paths: dict[str, ContentKind] = field(default_factory=dict[str, ContentKind])
     # Names known not to be messages (``r = httpx.get(...)``, ``with open(p) as f``).
     foreign: frozenset[str] = frozenset()
+    # Names bound to a chat message by where they came from (``for m in state["messages"]``,
+    # ``last = messages[-1]``): evidence that their ``content`` is a message's.
+    messages: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
-        return Env(dict(self.names), dict(self.paths), self.foreign)
+        return Env(dict(self.names), dict(self.paths), self.foreign, self.messages)
 
-    def bind(self, name: str, value: Value | None, *, foreign: bool = False) -> None:
+    def bind(
+        self, name: str, value: Value | None, *, foreign: bool = False, message: bool = False
+    ) -> None:
         if value is None:
             self.names.pop(name, None)
         else:
             self.names[name] = value
         self.foreign = self.foreign | {name} if foreign else self.foreign - {name}
+        if message or name in self.messages:
+            self.messages = self.messages | {name} if message else self.messages - {name}
         self.forget_paths_of(name)
 
     def forget_paths_of(self, root: str) -> None:
@@ -108,7 +118,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
     for name, value in b.names.items():
         names[name] = join_values(names.get(name), value) or value
     paths = {p: k for p, k in a.paths.items() if b.paths.get(p) is k}
-    return Env(names, paths, a.foreign & b.foreign)
+    return Env(names, paths, a.foreign & b.foreign, a.messages & b.messages)
 
 
 def join_all(envs: Iterable[Env | None]) -> Env | None:
@@ -122,7 +132,12 @@ def join_all(envs: Iterable[Env | None]) -> Env | None:
 def _same(a: Env | None, b: Env | None) -> bool:
     if a is None or b is None:
         return a is b
-    return a.names == b.names and a.paths == b.paths and a.foreign == b.foreign
+    return (
+        a.names == b.names
+        and a.paths == b.paths
+        and a.foreign == b.foreign
+        and a.messages == b.messages
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +184,8 @@ class FlowAnalysis:
         # entry describes environments as they still are. Each entry keeps its environment
         # alive, so its id cannot be reused while the entry exists.
         self._narrowed: dict[tuple[cst.BaseExpression, bool, int], tuple[Env, Env | None]] = {}
+        # (scope, receiver path) of every ``role`` read, found on the first need.
+        self._role_receivers: set[tuple[cst.CSTNode, str]] | None = None
 
     # --- driver -------------------------------------------------------------------------------
 
@@ -441,10 +458,12 @@ class FlowAnalysis:
             foreign = value_node is not None and self._evidence.is_foreign_call(
                 value_node, env.foreign
             )
-            env.bind(target.value, value, foreign=foreign)
+            message = value_node is not None and self._names_message(value_node, env)
+            env.bind(target.value, value, foreign=foreign, message=message)
             if value_node is not None:
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
+                self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -698,10 +717,37 @@ class FlowAnalysis:
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
             kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver)) or kind
+        if kind is ContentKind.CONTENT and any(
+            _matches_shape(node, shape) for shape in self._spi.text_only_reads
+        ):
+            kind = ContentKind.TEXT  # response.choices[0].message.content: a response's text
         if kind is ContentKind.OTHER:
             return None
-        origin = Origin(node, self._line(node), self._text(receiver), "read")
+        evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
+        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence)
         return Value(kind, frozenset({origin}))
+
+    def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
+        """Whether syntax says ``node`` is one chat message: a name bound to one (an item of a
+        ``messages`` collection), an item of such a collection (``state["messages"][-1]``), or a
+        name, attribute or key whose last word is ``message`` or ``msg``."""
+        if isinstance(node, cst.Name) and node.value in env.messages:
+            return True
+        if isinstance(node, cst.Subscript):
+            index = single_index(node)
+            if index is not None and string_value(index) is None:
+                return _names_messages(node.value)
+        return _last_word(node) in _MESSAGE_WORDS
+
+    def _has_role_read(self, receiver: cst.BaseExpression) -> bool:
+        """Whether the scope reads the receiver's ``role`` too (``m["role"]``, ``m.role``):
+        a record with a role and a content is a chat message."""
+        path = path_key(receiver)
+        if path is None:
+            return False
+        if self._role_receivers is None:
+            self._role_receivers = _role_receivers(self._index)
+        return (self._scope, path) in self._role_receivers
 
     def content_read(
         self, node: cst.BaseExpression
@@ -890,7 +936,8 @@ class FlowAnalysis:
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
     ) -> None:
         """``for w in app.query(Static)``: the loop variable is an instance of the class;
-        ``for n in notes`` (or ``enumerate(notes)``), an item of ``notes[*]``."""
+        ``for n in notes`` (or ``enumerate(notes)``), an item of ``notes[*]``; ``for m in
+        state["messages"]``, a chat message."""
         if isinstance(target, cst.Name):
             self._bind_instance(env, target.value, self._evidence.lookup_classes(iterated))
         if (
@@ -903,13 +950,35 @@ class FlowAnalysis:
                     return
                 target = target.elements[1].value
             iterated = iterated.args[0].value
+        if not isinstance(target, cst.Name):
+            return
+        if _names_messages(iterated):
+            env.messages = env.messages | {target.value}
+        self._bind_read_shapes(env, target.value, iterated, element=True)
         source = path_key(iterated)
-        if source is None or not isinstance(target, cst.Name):
+        if source is None:
             return
         for content_field in self._spi.content_fields:
             kind = env.paths.get(f"{source}[*].{content_field}")
             if kind is not None:
                 env.paths[f"{target.value}.{content_field}"] = kind
+
+    def _bind_read_shapes(
+        self, env: Env, name: str, node: cst.BaseExpression, *, element: bool
+    ) -> None:
+        """``message = response.choices[0].message`` (or ``for choice in response.choices``):
+        the rest of a text-only read shape below ``name`` is text (``message.content``)."""
+        for shape in self._spi.text_only_reads:
+            for split in range(len(shape) - 1, 0, -1):
+                rest = shape[split:]
+                if element:
+                    if rest[0] != "[]":
+                        continue
+                    rest = rest[1:]
+                if rest and _matches_shape(node, shape[:split]):
+                    for path in _shape_paths(name, rest):
+                        env.paths[path] = ContentKind.TEXT
+                    break
 
     def _alias_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
         """``notes = state["notes"]``: what is known below ``state['notes']`` is known below
@@ -1032,6 +1101,12 @@ def path_key(node: cst.BaseExpression) -> str | None:
             return f"{base}[{literal!r}]"
         if isinstance(index, cst.Integer):
             return f"{base}[{index.value}]"
+        if (
+            isinstance(index, cst.UnaryOperation)
+            and isinstance(index.operator, cst.Minus)
+            and isinstance(index.expression, cst.Integer)
+        ):
+            return f"{base}[-{index.expression.value}]"  # messages[-1]: the last one
         key = path_key(index)
         return f"{base}[{key}]" if key is not None else None
     return None
@@ -1046,20 +1121,125 @@ def _element_of(value: Value | None) -> Value | None:
 
 
 def _as_unpacked(value: Value) -> Value:
-    origins = frozenset(
-        Origin(o.node, o.line, o.receiver, "unpack") if o.how == "read" else o
-        for o in value.origins
-    )
+    origins = frozenset(replace(o, how="unpack") if o.how == "read" else o for o in value.origins)
     return Value(value.kind, origins)
 
 
 def _as_captured(value: Value, pattern: cst.MatchAs) -> Value:
     del pattern
-    origins = frozenset(
-        Origin(o.node, o.line, o.receiver, "capture") if o.how == "read" else o
-        for o in value.origins
-    )
+    origins = frozenset(replace(o, how="capture") if o.how == "read" else o for o in value.origins)
     return Value(value.kind, origins)
+
+
+# The last word of a name that holds one chat message, or a collection of them.
+_MESSAGE_WORDS = frozenset({"message", "msg"})
+_MESSAGES_WORDS = frozenset({"messages", "msgs", "history"})
+
+
+def _last_word(node: cst.BaseExpression) -> str | None:
+    """``message`` for ``last_message``, ``self.user_message``, ``state["chat_message"]``."""
+    if isinstance(node, cst.Name):
+        name = node.value
+    elif isinstance(node, cst.Attribute):
+        name = node.attr.value
+    elif isinstance(node, cst.Subscript):
+        index = single_index(node)
+        key = string_value(index) if index is not None else None
+        if key is None:
+            return None
+        name = key
+    else:
+        return None
+    return name.rsplit("_", 1)[-1].lower()
+
+
+def _names_messages(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` is named as a collection of chat messages (``payload["messages"]``,
+    ``self.state.messages``, ``chat_history``)."""
+    return _last_word(node) in _MESSAGES_WORDS
+
+
+def _matches_shape(node: cst.BaseExpression, segments: Sequence[str]) -> bool:
+    """Whether ``node`` ends in ``segments`` (``choices``, ``[]``, ``message``, ``content``):
+    a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index."""
+    for segment in reversed(segments):
+        if segment == "[]":
+            if not isinstance(node, cst.Subscript):
+                return False
+            index = single_index(node)
+            if index is None or string_value(index) is not None:
+                return False
+            node = node.value
+            continue
+        receiver = _member_receiver(node, segment)
+        if receiver is None:
+            return False
+        node = receiver
+    return True
+
+
+def _member_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """``x`` of ``x.name``, ``x["name"]`` or ``x.get("name")``; None for anything else."""
+    if isinstance(node, cst.Attribute):
+        return node.value if node.attr.value == name else None
+    if isinstance(node, cst.Subscript):
+        index = single_index(node)
+        return node.value if index is not None and string_value(index) == name else None
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and node.args
+        and string_value(node.args[0].value) == name
+    ):
+        return node.func.value
+    return None
+
+
+def _shape_paths(name: str, rest: Sequence[str]) -> list[str]:
+    """The narrowing paths (``path_key``'s spelling) of ``name`` followed by ``rest``, by
+    attributes and by keys: ``message.content`` and ``message['content']``."""
+    attributes, keys = name, name
+    for segment in rest:
+        if segment == "[]":
+            attributes += "[*]"
+            keys += "[*]"
+        else:
+            attributes += f".{segment}"
+            keys += f"[{segment!r}]"
+    return [attributes, keys]
+
+
+def _role_receivers(index: ModuleIndex) -> set[tuple[cst.CSTNode, str]]:
+    found: set[tuple[cst.CSTNode, str]] = set()
+    for node, family in index.family_nodes:
+        receiver: cst.BaseExpression | None = None
+        if family == "attr:role" and isinstance(node, cst.Attribute):
+            receiver = node.value
+        elif isinstance(node, cst.Subscript):
+            key = single_index(node)
+            if key is not None and string_value(key) == "role":
+                receiver = node.value
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "get"
+            and node.args
+            and string_value(node.args[0].value) == "role"
+        ):
+            receiver = node.func.value
+        path = path_key(receiver) if receiver is not None else None
+        if path is not None:
+            found.add((_scope_of(index, node), path))
+    return found
+
+
+def _scope_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode:
+    """The function (or module) whose flow evaluates ``node``."""
+    parent = index.parent(node)
+    while parent is not None and not isinstance(parent, (cst.FunctionDef, cst.Module)):
+        parent = index.parent(parent)
+    return parent if parent is not None else node
 
 
 def _is_irrefutable(pattern: cst.MatchPattern) -> bool:

@@ -23,8 +23,8 @@ _MAX_NAMES = 64
 
 
 def owner_of_expression(node: Expression, lookup: TypeLookup, spi: SpiModel) -> str | None:
-    """The SPI ``node``'s value belongs to; None when only one fix is possible, or unknown."""
-    if not spi.has_several_fixes:
+    """The SPI ``node``'s value belongs to; None when no SPI has a fix, or unknown."""
+    if not spi.has_fixes:
         return None
     names = type_names(lookup(node))
     receiver = _receiver(node)

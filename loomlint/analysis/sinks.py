@@ -22,7 +22,7 @@ from loomlint.analysis.syntax import arg_position, dotted_name, is_text_literal,
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Sink, SinkCatalog
-from loomlint.spi import SpiModel
+from loomlint.spi import SpiModel, imports_any
 
 Category = Literal["coercion", "use", "cast"]
 
@@ -450,8 +450,16 @@ class PositionClassifier:
         return None
 
     def _is_joined(self, iterable: cst.BaseExpression) -> bool:
-        """Whether ``iterable`` is the iterable argument of ``str.join``."""
+        """Whether ``iterable`` is the iterable argument of ``str.join``, alone or
+        concatenated with other lists (``"\n".join([m["content"] for m in ms] + ["END"])``)."""
         arg = self._index.parent(iterable)
+        while (
+            isinstance(arg, cst.BinaryOperation)
+            and isinstance(arg.operator, cst.Add)
+            and all(_is_list_display(operand) for operand in (arg.left, arg.right))
+        ):
+            iterable = arg
+            arg = self._index.parent(iterable)
         call = self._index.parent(arg) if isinstance(arg, cst.Arg) else None
         if not isinstance(call, cst.Call) or not isinstance(arg, cst.Arg):
             return False
@@ -531,7 +539,7 @@ class PositionClassifier:
     def _ordinary_argument(
         self, position: cst.BaseExpression, arg: cst.Arg, call: cst.Call
     ) -> Position | None:
-        if self._types.covered(position):
+        if self._types.covered(position) and not self._typed_unknown(position):
             fact = self._types.expr(position)
             if fact is not None and fact.receiver_accepts is False:
                 return _use(f"is {fact.receiver_desc}")
@@ -604,7 +612,7 @@ class PositionClassifier:
         self, position: cst.BaseExpression, annotation: cst.BaseExpression | None
     ) -> Position | None:
         """A return or assignment: judged by its declared type."""
-        if self._types.covered(position):
+        if self._types.covered(position) and not self._typed_unknown(position):
             fact = self._types.expr(position)
             if fact is not None and fact.receiver_accepts is False:
                 return _use(f"is {fact.receiver_desc}")
@@ -612,6 +620,13 @@ class PositionClassifier:
         if annotation is not None and self._is_non_preserving(annotation):
             return _use(f"is stored or returned where `{_code(annotation)}` is declared")
         return None
+
+    def _typed_unknown(self, position: cst.BaseExpression) -> bool:
+        """Whether mypy types the value ``Any`` and judged nothing about where it goes: the
+        flow knows it to be content (read from a message mypy could not type), so the
+        declared destination is judged by syntax, as without types."""
+        fact = self._types.expr(position)
+        return fact is not None and fact.kind is ContentKind.ANY and fact.receiver_accepts is None
 
     def _return_annotation(self, statement: cst.Return) -> cst.BaseExpression | None:
         node: cst.CSTNode | None = statement
@@ -664,7 +679,9 @@ class PositionClassifier:
     ) -> FixPlan | None:
         """The fix of the value's own SPI for a coerced value, where it is safe."""
         fact = self._types.expr(position) if self._types.covered(position) else None
-        fix = self._spi.fix_for(fact.owner if fact is not None else None)
+        fix = self._spi.fix_for(
+            fact.owner if fact is not None else None, imports=self.imported_modules()
+        )
         if fix.accessor is not None and self.uses_accessor_spi():
             if kind not in _FIXABLE_KINDS:
                 return None
@@ -681,13 +698,11 @@ class PositionClassifier:
         modules = self._spi.fix_accessor_modules
         if not modules:
             return True
-        return any(
-            imported == module
-            or imported.startswith(module + ".")
-            or module.startswith(imported + ".")  # `import loomlint.content` binds `loomlint`
-            for imported in self._index.names.imports.values()
-            for module in modules
-        )
+        return imports_any(self.imported_modules(), modules)
+
+    def imported_modules(self) -> tuple[str, ...]:
+        """What the file's imports name, qualified (``langchain_core.messages.AIMessage``)."""
+        return tuple(self._index.names.imports.values())
 
     def _reads_attribute_receiver(
         self, position: cst.BaseExpression, kind: ContentKind, attribute: str
@@ -734,6 +749,18 @@ _CONTAINER_NOUNS: Mapping[type[cst.CSTNode], str] = {
     cst.Dict: "dict",
     cst.Set: "set",
 }
+
+
+def _is_list_display(node: cst.BaseExpression) -> bool:
+    """A list by its syntax: a display, a comprehension, or a concatenation of them."""
+    if isinstance(node, (cst.List, cst.ListComp)):
+        return True
+    return (
+        isinstance(node, cst.BinaryOperation)
+        and isinstance(node.operator, cst.Add)
+        and _is_list_display(node.left)
+        and _is_list_display(node.right)
+    )
 
 
 def _use(description: str) -> Position:

@@ -91,6 +91,10 @@ class FileTypes:
     # Expressions mypy types ``Any`` for a name of such a module (a message, or what was read
     # from one): types say nothing of them, so they are judged as without types.
     untyped: frozenset[NodeKey] = frozenset()
+    # Content reads (``m["content"]``, ``m.get("content")``, ``m.content``) whose receiver mypy
+    # types ``Any`` (declared so, unannotated, a plain ``dict`` or ``Mapping[str, Any]``):
+    # judged as without types, where syntax gives evidence that the receiver is a message.
+    any_reads: frozenset[NodeKey] = frozenset()
 
     def is_unchecked(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.unchecked)

@@ -2,9 +2,11 @@
 
 A node is *covered* when the oracle analysed its file, its (line, family) group has the same
 number of members on both sides (so ordinals identify the same nodes), it is not inside a
-function mypy left unchecked, and mypy did not type it ``Any`` for want of a module it could not
-find (the SPI's package not installed where loomlint runs). Only covered nodes are judged by
-types; the rest fall back to the syntactic flow, as ``--no-types`` judges them.
+function mypy left unchecked, mypy did not type it ``Any`` for want of a module it could not
+find (the SPI's package not installed where loomlint runs), and it is not a content read of a
+receiver mypy types ``Any``. Only covered nodes are judged by types; the rest fall back to the
+syntactic flow, as ``--no-types`` judges them, but a read in an unchecked function or of an
+``Any`` receiver counts only with syntactic evidence that its receiver is a message.
 """
 
 from __future__ import annotations
@@ -35,7 +37,22 @@ class TypeView:
         key = self._index.keys.get(node)
         if key is None or (key[0], key[1]) not in self._agreeing:
             return False
-        return not self._types.is_unchecked(key[0]) and key not in self._types.untyped
+        return (
+            not self._types.is_unchecked(key[0])
+            and key not in self._types.untyped
+            and key not in self._types.any_reads
+        )
+
+    def needs_evidence(self, node: cst.CSTNode) -> bool:
+        """Whether a content read counts only with syntactic evidence that its receiver is a
+        message: types are available, and mypy says nothing of this receiver (it types it
+        ``Any``, or does not check the function it is in)."""
+        if self._types is None or not isinstance(node, cst.BaseExpression):
+            return False
+        key = self._index.keys.get(node)
+        if key is None:
+            return False
+        return key in self._types.any_reads or self._types.is_unchecked(key[0])
 
     def expr(self, node: cst.BaseExpression) -> ExprFact | None:
         """The fact for a covered node (None: the oracle knows it, and it is not interesting)."""

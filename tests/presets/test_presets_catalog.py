@@ -4,6 +4,7 @@ the fix / accessor schema (`[fix] accessor` or `[fix] attribute`) is validated a
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,30 @@ def test_each_fix_is_kept_and_the_first_preset_with_one_names_it() -> None:
 def test_a_malformed_fix_names_the_key(fix: dict[str, object], problem: str) -> None:
     with pytest.raises(CatalogError, match=problem):
         preset_from_mapping({"name": "x", "fix": fix}, where="x.toml")
+
+
+@pytest.mark.parametrize(
+    ("shape", "problem"),
+    [
+        ("choices[0].message.content", "names and `[]` joined by dots"),
+        ("choices[].message.text", "must end in a content field"),
+        ("content", "after at least one other segment"),
+    ],
+)
+def test_a_malformed_text_only_read_names_the_key(shape: str, problem: str) -> None:
+    data = {"name": "x", "content-fields": ["content"], "text-only-reads": [shape]}
+    with pytest.raises(CatalogError, match=re.escape(problem)) as raised:
+        preset_from_mapping(data, where="x.toml")
+    assert "key 'text-only-reads'" in str(raised.value)
+
+
+def test_the_openai_preset_knows_its_response_shapes() -> None:
+    preset = load_catalog().presets["openai"]
+    assert preset.text_only_reads == (
+        ("choices", "[]", "message", "content"),
+        ("choices", "[]", "delta", "content"),
+    )
+    assert "litellm" in preset.modules
 
 
 def test_attribute_accessors_must_be_names() -> None:
