@@ -17,7 +17,7 @@ import os
 import sys
 import time
 import tokenize
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +30,7 @@ from loomlint.analysis.oracle import (
     SourceFile,
     TypeOracle,
     dependency_key_holds,
+    modules_without_types,
 )
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import (
@@ -219,9 +220,19 @@ class _Run:
                 "mypy could not analyse some files (LML904); they were checked without types, "
                 "so precision is reduced there"
             )
-        warning = unresolved_imports_warning(run.results)
-        if warning is not None:
-            run.warnings.append(warning)
+        unresolved = {m for result in run.results for m in result.unresolved_imports}
+        run.warnings.extend(
+            unresolved_imports_warning(
+                run.results,
+                modules_without_types(
+                    sorted(unresolved),
+                    [r.path for r in run.results if r.unresolved_imports],
+                    self._settings.mypy_config_file,
+                )
+                if unresolved
+                else (),
+            )
+        )
         return run
 
     def _mark_phases(self, phases: dict[str, float], waited: float) -> None:
@@ -511,25 +522,55 @@ def read_sources(
     return sources, unreadable
 
 
-def unresolved_imports_warning(results: Sequence[FileResult]) -> str | None:
-    """One warning for every file judged without types because mypy could not find the
-    module defining a content read's receiver, with the remedy."""
-    modules: dict[str, None] = {}
-    files = 0
+def unresolved_imports_warning(
+    results: Sequence[FileResult], untyped: Collection[str] = ()
+) -> list[str]:
+    """For every file judged without types because mypy did not read the module defining a
+    content read's receiver, a warning with the remedy: one for the modules mypy could not find
+    (not installed where it looks), one for those ``untyped`` (installed, but shipping no type
+    information, which mypy does not read unless told to)."""
+    missing: dict[str, None] = {}
+    unread: dict[str, None] = {}
+    missing_files = unread_files = 0
     for result in results:
-        if result.unresolved_imports:
-            files += 1
-            modules.update(dict.fromkeys(result.unresolved_imports))
-    if not modules:
-        return None
-    names = ", ".join(sorted(modules))
-    plural = "s" if files != 1 else ""
+        modules = result.unresolved_imports
+        if any(module not in untyped for module in modules):
+            missing_files += 1
+            missing.update(dict.fromkeys(m for m in modules if m not in untyped))
+        if any(module in untyped for module in modules):
+            unread_files += 1
+            unread.update(dict.fromkeys(m for m in modules if m in untyped))
+    warnings: list[str] = []
+    if missing:
+        warnings.append(
+            f"mypy could not find {', '.join(sorted(missing))}, which defines the messages read "
+            f"in {_files(missing_files)}; {_checked_without_types(missing_files)}. Install the "
+            "package where loomlint runs: in pre-commit, list it in the hook's "
+            "additional_dependencies or use a `language: system` hook; otherwise install "
+            "loomlint into the project's environment"
+        )
+    if unread:
+        packages = sorted({module.split(".", 1)[0] for module in unread})
+        overrides = ", ".join(f'"{p}", "{p}.*"' for p in packages)
+        warnings.append(
+            f"mypy does not read {', '.join(sorted(unread))}, which defines the messages read "
+            f"in {_files(unread_files)}: it is installed, but ships no type information (no "
+            f"py.typed marker, no stubs); {_checked_without_types(unread_files)}. Let mypy read "
+            "its code: set `follow_untyped_imports = true` for it in your mypy configuration "
+            f"(`[[tool.mypy.overrides]]` with `module = [{overrides}]`), or install stubs for "
+            "it if there are any (`ignore_missing_imports` would only silence mypy)"
+        )
+    return warnings
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''}"
+
+
+def _checked_without_types(count: int) -> str:
     return (
-        f"mypy could not find {names}, which defines the messages read in {files} file{plural}; "
-        f"{'they were' if files != 1 else 'it was'} checked without types there "
-        "(precision is reduced). Install the package where loomlint runs: in pre-commit, list "
-        "it in the hook's additional_dependencies or use a `language: system` hook; "
-        "otherwise install loomlint into the project's environment"
+        f"{'they were' if count != 1 else 'it was'} checked without types there "
+        "(precision is reduced)"
     )
 
 

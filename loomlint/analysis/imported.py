@@ -1,16 +1,22 @@
-"""Classes of the project's other modules, for the evidence used without types.
+"""Classes of the project's other modules and of its installed dependencies, for the evidence
+used without types.
 
 ``from .state import Note`` or ``from app.state import Note``: the module is looked for on disk,
 beside the importing file for a relative import and in the folders above it for an absolute one
-(as Python finds it from a source root), parsed once per process, and its class read as the
-importing module reads its own classes. Nothing is imported or run. The files read are
-recorded (``consulted``): a result judged with them stands only while they are unchanged.
+(as Python finds it from a source root), then among the installed packages (the import path of
+the Python loomlint runs in, where a dependency's message classes are: ``content: str`` of a
+response event says its ``.content`` is text). It is parsed once per process, its class read as
+the importing module reads its own classes, and a name the module only re-exports
+(``from ._events import Event as Event``) is followed to its definition. Nothing is imported or
+run. The files read are recorded (``consulted``): a result judged with them stands only while
+they are unchanged.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import importlib.machinery
 import os
 import re
 from collections.abc import Iterator
@@ -28,6 +34,8 @@ _TYPE_ALIAS = re.compile(
 )
 # A module bigger than this is not read for its classes (generated code, data).
 _MAX_BYTES = 2 << 20
+# How many re-exports (``from ._x import Name as Name``) are followed to a class.
+_MAX_REEXPORTS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +61,16 @@ class ImportedClasses:
         """The finder for a module read on the way: its own imports, the same record."""
         return ImportedClasses(Path(path).parent, self.consulted)
 
-    def find(self, qualified: str) -> ImportedClass | None:
+    def find(self, qualified: str, depth: int = 0) -> ImportedClass | None:
         """The class a qualified name (``app.state.Note``, ``.state.Note``) names in a module of
-        the project, if that module is found and defines it."""
+        the project or of an installed package, if that module is found and defines it (or
+        re-exports it from a module that does)."""
         module, _, name = qualified.rpartition(".")
         if not module.strip(".") or self.folder is None:
             return None
         location = _located(self.folder, module)
+        if location is None and not module.startswith("."):
+            location = _installed(module)
         if location is None:
             return None
         parsed = _parsed(location)
@@ -67,7 +78,12 @@ class ImportedClasses:
             return None
         self.consulted.add(location)
         node = parsed.names.classes.get(name)
-        return ImportedClass(location, parsed, node) if node is not None else None
+        if node is not None:
+            return ImportedClass(location, parsed, node)
+        exported = parsed.names.imports.get(name)
+        if exported is None or depth >= _MAX_REEXPORTS:
+            return None
+        return self.beside(location).find(exported, depth + 1)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -76,6 +92,35 @@ def _located(folder: Path, module: str) -> str | None:
     for candidate in _candidates(folder, module):
         if candidate.is_file():
             return str(candidate)
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _installed(module: str) -> str | None:
+    """The file of an installed module (a stub beside it preferred), found on the import path
+    by the top-level package's location: nothing is imported."""
+    top, _, rest = module.partition(".")
+    try:
+        spec = importlib.machinery.PathFinder.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    roots = list(spec.submodule_search_locations or [])
+    if not roots:
+        origin = spec.origin
+        return origin if not rest and origin is not None and origin.endswith(".py") else None
+    parts = rest.split(".") if rest else []
+    for root in roots:
+        target = Path(root).joinpath(*parts)
+        for candidate in (
+            target.with_name(target.name + ".pyi") if parts else target / "__init__.pyi",
+            target.with_name(target.name + ".py") if parts else target / "__init__.py",
+            target / "__init__.pyi",
+            target / "__init__.py",
+        ):
+            if candidate.is_file():
+                return str(candidate)
     return None
 
 

@@ -35,12 +35,17 @@ from pathlib import Path
 from typing import Protocol
 
 from mypy import build
-from mypy.build import BuildManager, Graph, State
+from mypy.build import BuildManager, Graph, State, default_data_dir
 from mypy.errors import CompileError
 from mypy.freetree import free_tree
 from mypy.graph_utils import strongly_connected_components
 from mypy.main import process_options
-from mypy.modulefinder import BuildSource
+from mypy.modulefinder import (
+    BuildSource,
+    FindModuleCache,
+    ModuleNotFoundReason,
+    compute_search_paths,
+)
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.semanal_main import semantic_analysis_for_scc
@@ -558,6 +563,29 @@ def _crash_from_output(output: str, targets: dict[str, SourceFile], trace: str =
             detail = f": {trace}" if trace else ""
             return _TargetCrash(abspath, f"mypy crashed with an internal error{where}{detail}")
     return OracleUnavailable("mypy crashed: " + _first_lines(trace or output))
+
+
+def modules_without_types(
+    modules: Sequence[str], paths: Sequence[str], config_file: Path | None
+) -> set[str]:
+    """Of ``modules`` (which mypy did not read for the files at ``paths``), those installed
+    where mypy looks but shipping no type information (no ``py.typed``, no stubs): mypy skips
+    them unless told to follow them, as opposed to modules it cannot find at all. Asked of
+    mypy's own module finder, with the user's configuration; nothing is built."""
+    args = ["--config-file", str(config_file)] if config_file is not None else []
+    try:
+        sources, options = process_options(
+            [*args, "--", *paths], stdout=io.StringIO(), stderr=io.StringIO()
+        )
+        search_paths = compute_search_paths(sources, options, default_data_dir())
+    except (SystemExit, OSError, CompileError):
+        return set()
+    finder = FindModuleCache(search_paths, None, options)
+    return {
+        module
+        for module in modules
+        if finder.find_module(module) is ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS
+    }
 
 
 def _first_lines(text: str, count: int = 3) -> str:

@@ -1,0 +1,149 @@
+"""Issue 20's shapes beyond what the fixture comments say: the advice of the SPI a file imports,
+OpenAI-shaped responses under LiteLLM, and the warning for an installed package that ships no
+types.
+
+The fixtures (``fixtures/analysis/*.py``, ``fixtures/presets/*/*.py``) hold each shape's exact
+findings with and without types; these tests run the same files for what comments cannot say.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from expectations import REPO
+
+from loomlint.cli import main
+
+LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
+
+
+def _check(*args: str) -> list[dict[str, object]]:
+    result = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache", *args])
+    assert result.exit_code in (0, 1), result.output + result.stderr
+    findings: list[dict[str, object]] = json.loads(result.stdout)
+    return findings
+
+
+def _keys(findings: list[dict[str, object]], code: str | None = None) -> list[tuple[object, ...]]:
+    return [(d["line"], d["column"], d["code"]) for d in findings if code in (None, d["code"])]
+
+
+@pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
+def test_a_file_is_advised_the_fix_of_the_spi_it_imports(
+    types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    mode = [] if types else ["--no-types"]
+    plain = _check(*mode, "--preset", "langchain", "fixtures/presets/langchain/lc_plain_module.py")
+    assert [(d["line"], d["message"]) for d in plain] == [
+        (
+            17,
+            "content of `turn` is used as one branch by `.upper()`, but it may be a list of "
+            "parts; narrow it with isinstance() first",
+        ),
+        (
+            21,
+            "content of `message` is coerced to str by an f-string; narrow it with "
+            "isinstance(..., str) first",
+        ),
+    ]
+    # A module that imports LangChain keeps LangChain's advice, with and without types.
+    langchain = _check(*mode, "--preset", "langchain", "fixtures/presets/langchain/lc_messages.py")
+    assert all(str(d["message"]).endswith("use .text") for d in langchain)
+
+
+def test_litellm_responses_are_openai_shaped(tmp_path: Path) -> None:
+    (tmp_path / "client.py").write_text(
+        "import litellm\n"
+        "\n"
+        "\n"
+        "def ask(messages: list) -> str:\n"
+        "    response = litellm.completion(model='gpt-4o', messages=messages)\n"
+        "    answer = response.choices[0].message.content.strip()\n"
+        "    return answer + messages[-1]['content'].strip()\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [LOOMLINT, "check", "--no-types", "--no-cache", "client.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    # The request message's content is the union; the response's message holds text.
+    assert (result.returncode, result.stdout) == (
+        1,
+        "client.py:7:21: LML001 content of `messages[-1]` is used as one branch by "
+        "`.strip()`, but it may be a list of parts; narrow it with isinstance() first\n"
+        "Found 1 finding.\n",
+    )
+    assert "using openai (from the imports of the checked files)" in result.stderr
+
+
+UNTYPED_SDK = """\
+class Message:
+    def __init__(self, content):
+        self.content = content
+"""
+APP = """\
+from untyped_chat_sdk import Message
+
+
+def show(reply: Message) -> str:
+    return f"assistant said: {reply.content}"
+"""
+
+
+@pytest.mark.slow
+def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "untyped_chat_sdk").mkdir(parents=True)
+    (site / "untyped_chat_sdk" / "__init__.py").write_text(UNTYPED_SDK, encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.py").write_text(APP, encoding="utf-8")
+    result = subprocess.run(
+        [LOOMLINT, "check", "-q", "--no-cache", "app.py"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "app.py:5:31: LML003 content of `reply` is coerced to str by an f-string; narrow it "
+        "with isinstance(..., str) first\n",
+        "warning: mypy does not read untyped_chat_sdk, which defines the messages read in 1 "
+        "file: it is installed, but ships no type information (no py.typed marker, no stubs); "
+        "it was checked without types there (precision is reduced). Let mypy read its code: "
+        "set `follow_untyped_imports = true` for it in your mypy configuration "
+        '(`[[tool.mypy.overrides]]` with `module = ["untyped_chat_sdk", "untyped_chat_sdk.*"]`)'
+        ", or install stubs for it if there are any (`ignore_missing_imports` would only "
+        "silence mypy)\n",
+    )
+    # The remedy works: mypy reads the package, whose `content` declares nothing.
+    (project / "pyproject.toml").write_text(
+        "[[tool.mypy.overrides]]\n"
+        'module = ["untyped_chat_sdk", "untyped_chat_sdk.*"]\n'
+        "follow_untyped_imports = true\n",
+        encoding="utf-8",
+    )
+    followed = subprocess.run(
+        [LOOMLINT, "check", "-q", "--no-cache", "app.py"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert (followed.returncode, followed.stdout, followed.stderr) == (0, "", "")
