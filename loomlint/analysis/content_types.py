@@ -203,7 +203,8 @@ def declared_field_type(receiver: Type | None, field: str, *, item: bool = False
 
     For a union receiver, the union of what its members declare (mypy reports the members
     that lack the field on its own): ``SystemMessage | UserMessage`` whose ``content`` is
-    ``str`` in one and the content union in the other holds content.
+    ``str`` in one and the content union in the other holds content. A member that declares
+    ``Any`` says nothing of the others' (a tool return part beside a user prompt part).
     """
     proper = get_proper_type(receiver)
     if isinstance(proper, UnionType):
@@ -212,6 +213,8 @@ def declared_field_type(receiver: Type | None, field: str, *, item: bool = False
             for member in proper.items
             if (found := declared_field_type(member, field, item=item)) is not None
         ]
+        typed = [t for t in declared if not isinstance(get_proper_type(t), AnyType)]
+        declared = typed or declared
         if len(declared) > 1:
             return make_simplified_union(declared)
         return declared[0] if declared else None

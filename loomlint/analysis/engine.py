@@ -361,7 +361,7 @@ def _verified(value: Value, view: TypeView) -> Value | None:
     of a typed record is not a content read, and nothing loaded from it is content either.
     Where mypy says nothing of the receiver (``Any``, or a function it does not check), the
     read counts only with syntactic evidence that the receiver is a message (an item of
-    ``state["messages"]``, a ``message`` parameter, a ``role`` read beside it).
+    ``state["messages"]``, a ``role`` read beside it).
     """
     if not view.available:
         return value

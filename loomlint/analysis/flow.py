@@ -728,16 +728,18 @@ class FlowAnalysis:
         return Value(kind, frozenset({origin}))
 
     def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
-        """Whether syntax says ``node`` is one chat message: a name bound to one (an item of a
-        ``messages`` collection), an item of such a collection (``state["messages"][-1]``), or a
-        name, attribute or key whose last word is ``message`` or ``msg``."""
-        if isinstance(node, cst.Name) and node.value in env.messages:
-            return True
+        """Whether syntax says ``node`` is one chat message: an item of a collection named
+        ``messages`` (``state["messages"][-1]``), or a name bound to one (``for m in
+        payload["messages"]``, ``last = messages[-1]``). A name alone (``msg``, a ``"message"``
+        key) is no evidence: a Jupyter kernel's ``msg`` and a Bedrock response's
+        ``output["message"]`` are no chat message of the SPI's."""
+        if isinstance(node, cst.Name):
+            return node.value in env.messages
         if isinstance(node, cst.Subscript):
             index = single_index(node)
             if index is not None and string_value(index) is None:
                 return _names_messages(node.value)
-        return _last_word(node) in _MESSAGE_WORDS
+        return False
 
     def _has_role_read(self, receiver: cst.BaseExpression) -> bool:
         """Whether the scope reads the receiver's ``role`` too (``m["role"]``, ``m.role``):
@@ -1131,13 +1133,12 @@ def _as_captured(value: Value, pattern: cst.MatchAs) -> Value:
     return Value(value.kind, origins)
 
 
-# The last word of a name that holds one chat message, or a collection of them.
-_MESSAGE_WORDS = frozenset({"message", "msg"})
+# The last word of a name that holds a collection of chat messages.
 _MESSAGES_WORDS = frozenset({"messages", "msgs", "history"})
 
 
 def _last_word(node: cst.BaseExpression) -> str | None:
-    """``message`` for ``last_message``, ``self.user_message``, ``state["chat_message"]``."""
+    """``messages`` for ``chat_messages``, ``self.messages``, ``state["messages"]``."""
     if isinstance(node, cst.Name):
         name = node.value
     elif isinstance(node, cst.Attribute):
