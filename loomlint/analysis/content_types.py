@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import Decorator, FuncBase, OverloadedFuncDef, TypeInfo, Var
 from mypy.subtypes import is_subtype
-from mypy.typeops import make_simplified_union
 from mypy.types import (
     AnyType,
     CallableType,
@@ -216,7 +215,8 @@ def declared_field_type(receiver: Type | None, field: str, *, item: bool = False
         typed = [t for t in declared if not isinstance(get_proper_type(t), AnyType)]
         declared = typed or declared
         if len(declared) > 1:
-            return make_simplified_union(declared)
+            # Not simplified: `str` would vanish into another member's `Sequence[str | ...]`.
+            return UnionType.make_union(declared)
         return declared[0] if declared else None
     if isinstance(proper, TypeVarType):
         # self in a method, or a T bound to a message class: its bound declares the field.
