@@ -32,6 +32,7 @@ from loomlint.analysis.oracle import (
     dependency_key_holds,
     modules_without_types,
 )
+from loomlint.analysis.prescreen import may_hold_content
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import (
     CACHE_DIR_NAME,
@@ -48,7 +49,6 @@ from loomlint.diagnostics import FileResult
 from loomlint.interrupt import leave_interrupts_to_the_main_thread
 from loomlint.preset_inference import chosen_presets
 from loomlint.reading import Unreadable, read_source
-from loomlint.suppress import may_hold_suppression
 from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
@@ -424,11 +424,7 @@ class _Run:
         return self._cache.get(path, digest) if self._cache is not None else None
 
     def _may_hold_content(self, source: bytes) -> bool:
-        """Whether LibCST must see the file: it names a content field or type, or holds a
-        suppression that may have to be reported as unused."""
-        if any(word.encode() in source for word in self._settings.spi.screening_words):
-            return True
-        return self._settings.report_unused_suppressions and may_hold_suppression(source)
+        return may_hold_content(source, self._settings)
 
     def record_key(self, path: str, dependency_key: str) -> None:
         self._keys[path] = dependency_key

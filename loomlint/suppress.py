@@ -16,8 +16,8 @@
   ``# type: ignore`` is not a loomlint suppression: it usually predates loomlint and is about
   a mypy error, and honouring it would hide content bugs on every such line.
 
-The mypy plugin calls the same parser and ``Suppressions.covers``: both front ends honour the
-same comments.
+The mypy plugin runs the same engine, which applies these: both front ends honour the same
+comments.
 
 Comments are found with ``tokenize``, so ``"# noqa"`` inside a string is not a comment. Where
 the tokenizer gives up (broken files still get LML9xx diagnostics and suppressions), the rest of
@@ -370,13 +370,13 @@ class Suppressions:
         return found
 
     def covers(self, line: int, codes: Iterable[str]) -> bool:
-        """Whether any of ``codes`` is silenced on ``line`` (the mypy plugin's question)."""
+        """Whether any of ``codes`` is silenced on ``line``."""
         return any(self.covering(line, code) for code in codes)
 
 
 def statement_ranges(source: str) -> StatementRange:
-    """``statement_range`` from CPython's parser, for a front end without a LibCST tree (the
-    mypy plugin): the same lines as the LibCST pass gives. A compound statement (``if``,
+    """``statement_range`` from CPython's parser, for a writer without a LibCST tree
+    (``--add-noqa``): the same lines as the LibCST pass gives. A compound statement (``if``,
     ``def``, from its first decorator) covers its header, not its body. A file that does not
     parse has no statements (a suppression then covers its own line)."""
     try:

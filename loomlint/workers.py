@@ -140,7 +140,7 @@ class AnalysisPool:
         see runner.run_check).
         """
         if not self._executors:
-            result = _analyse(task, self._settings, self._debug)
+            result = analyse_task(task, self._settings, self._debug)
             return lambda: result
         waiting = _Waiting(task, Future())
         with self._lock:
@@ -246,7 +246,7 @@ def _analyse_in_worker(task: Task) -> FileResult:
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
-    return deep_stack(lambda: _analyse(task, settings, _worker_debug))
+    return deep_stack(lambda: analyse_task(task, settings, _worker_debug))
 
 
 def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
@@ -263,7 +263,7 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
     return verdicts
 
 
-def _analyse(task: Task, settings: Settings, debug: bool) -> FileResult:
+def analyse_task(task: Task, settings: Settings, debug: bool) -> FileResult:
     from loomlint.analysis.engine import analyze_source
 
     try:

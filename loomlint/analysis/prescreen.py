@@ -16,9 +16,24 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from loomlint.suppress import may_hold_suppression
+
+if TYPE_CHECKING:
+    from loomlint.config import Settings
 
 # What a failed parse can raise: the full analysis then judges (and reports) the file.
 _UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+
+
+def may_hold_content(source: bytes, settings: Settings) -> bool:
+    """Whether LibCST must see the file at all: its text names a content field or type, or it
+    may hold a suppression to report as unused. A file that says no is only compiled, for
+    syntax errors: no front end asks for its types or analyses it."""
+    if any(word.encode() in source for word in settings.spi.screening_words):
+        return True
+    return settings.report_unused_suppressions and may_hold_suppression(source)
 
 
 def names_content(source: bytes, words: Iterable[str]) -> bool:

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any, Final, NoReturn
 
 from mypy.errors import CompileError
-from mypy.errors import Errors as _Errors
 from mypy.plugin import Plugin, ReportConfigContext
 
-# The mypy versions the workaround in ``reporting`` was verified on: [first, last).
+# The mypy versions the plugin was verified on, [first, last): it reads each checked module's
+# types from mypy's build state when mypy calls ``get_additional_indirect_deps`` (see
+# ``mypy_checks.modules``), which no plugin API promises.
 SUPPORTED_MYPY: Final = ((2, 4), (3, 0))
 SUPPORTED_MYPY_TEXT: Final = "mypy>=2.4,<3"
 _VERSION = re.compile(r"(\d+)\.(\d+)")
@@ -47,12 +48,6 @@ def check_supported(version: str) -> None:
             f"loomlint's mypy plugin supports {SUPPORTED_MYPY_TEXT}, but this is mypy {version}. "
             f"Install a supported mypy (pip install '{SUPPORTED_MYPY_TEXT}'), or remove "
             "'loomlint.mypy_plugin' from mypy's plugins and run 'loomlint check' instead."
-        )
-    if not hasattr(_Errors, "_watchers"):
-        raise UnsupportedMypyError(
-            f"loomlint's mypy plugin cannot run on mypy {version}: mypy.errors.Errors has no "
-            "'_watchers' stack, which the plugin needs to report findings on overloaded "
-            f"callees. Supported: {SUPPORTED_MYPY_TEXT}."
         )
 
 

@@ -43,7 +43,7 @@ def _forbid_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> FileResult:
         raise AssertionError("a cached result should have been used")
 
-    monkeypatch.setattr(loomlint.workers, "_analyse", refuse)
+    monkeypatch.setattr(loomlint.workers, "analyse_task", refuse)
 
 
 def _cache_then_change_the_dependency(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,8 +94,8 @@ def test_the_mypy_plugin_chooses_the_same_presets(tmp_path: Path) -> None:
     options = Options()
     options.config_file = str(tmp_path / "mypy.ini")
     plugin = load_plugin_config(options)
-    assert plugin.spi == load_settings(tmp_path).spi
-    assert plugin.spi.preset_names == ("langchain",)
+    assert plugin.settings.spi == load_settings(tmp_path).spi
+    assert plugin.settings.spi.preset_names == ("langchain",)
 
 
 def test_the_cli_says_which_presets_it_chose(tmp_path: Path) -> None:

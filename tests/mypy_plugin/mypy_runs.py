@@ -20,11 +20,13 @@ PLUGIN = "loomlint.mypy_plugin"
 # (file name, line, error code)
 ErrorKey = tuple[str, int, str]
 
+# ``path:line: error: message  [code]``, with ``:column`` after the line when mypy shows columns.
 _ERROR = re.compile(
-    r"^(?P<path>.+?):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+    r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: error: (?P<message>.*?)"
+    r"(?:  \[(?P<code>[\w-]+)\])?$"
 )
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$")
-_OUTPUT_FLAGS = (
+OUTPUT_FLAGS = (
     "--show-absolute-path",
     "--no-error-summary",
     "--no-pretty",
@@ -40,6 +42,8 @@ class Reported:
     line: int
     code: str
     message: str
+    # With --show-column-numbers: the 1-based column mypy printed.
+    column: int | None = None
 
     @property
     def key(self) -> ErrorKey:
@@ -70,9 +74,14 @@ def run_mypy(args: Sequence[str], *, cwd: Path) -> MypyRun:
     previous = Path.cwd()
     os.chdir(cwd)
     try:
-        stdout, stderr, status = api.run([*_OUTPUT_FLAGS, *args])
+        stdout, stderr, status = api.run([*OUTPUT_FLAGS, *args])
     finally:
         os.chdir(previous)
+    return MypyRun(stdout, stderr, status, parse_errors(stdout))
+
+
+def parse_errors(stdout: str) -> tuple[Reported, ...]:
+    """The error lines of mypy's (or dmypy's) report."""
     errors: list[Reported] = []
     for line in stdout.splitlines():
         match = _ERROR.match(line)
@@ -83,9 +92,10 @@ def run_mypy(args: Sequence[str], *, cwd: Path) -> MypyRun:
                     line=int(match["line"]),
                     code=match["code"] or "misc",
                     message=match["message"],
+                    column=int(match["column"]) if match["column"] else None,
                 )
             )
-    return MypyRun(stdout, stderr, status, tuple(errors))
+    return tuple(errors)
 
 
 def expected_errors(paths: Iterable[Path]) -> set[ErrorKey]:

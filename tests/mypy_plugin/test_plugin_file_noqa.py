@@ -30,8 +30,8 @@ def _mypy_output(root: Path, cache: Path, source: str) -> str:
 # mypy's error lines for BODY's lines 5-7, for a file that puts `shift` lines above BODY.
 def _coercion(shift: int) -> str:
     return (
-        f'app.py:{5 + shift}: error: Message content "m.content" (str | list[...]) is coerced '
-        "to str by str(); use text_of(...)  [loom-content-coercion]\n"
+        f"app.py:{5 + shift}: error: content of `m` is coerced to str by str(); "
+        "use text_of(...)  [loom-content-coercion]\n"
     )
 
 
@@ -44,9 +44,9 @@ def _assignment(shift: int) -> str:
 
 def _use(shift: int) -> str:
     return (
-        f'app.py:{7 + shift}: error: Message content "m.content" (str | list[...]) is used as '
-        "one branch by len(), but it may be a list of parts; narrow it with isinstance() first, "
-        "or use text_of(...)  [loom-content-use]\n"
+        f"app.py:{7 + shift}: error: content of `m` is used as one branch by len(), but it may "
+        "be a list of parts; narrow it with isinstance() first, or use text_of(...)  "
+        "[loom-content-use]\n"
     )
 
 

@@ -1,0 +1,163 @@
+"""A module mypy has just checked: its tree, its expression types, its options, its text.
+
+mypy calls ``get_additional_indirect_deps(tree)`` for every module it checks, once the check is
+over and before it frees the module's types and flushes its errors: the moment the plugin
+analyses the module (``mypy_checks.analysis``). The hook gets the tree only; the types are the
+module's build ``State``'s. The states are found once, when the build's graph is loaded
+(``set_modules``), as the objects that refer to the build's manager: two scans of the heap
+while it is small (``checked_modules.build_states``, which ``loomlint check``'s own build uses
+too).
+
+mypy's daemon makes a new state for a module it updates, after that first load, and scanning
+its large heap again would cost more than the update. So the plugin also notes the type checker
+that is current whenever mypy asks it for a hook (``note_current``: every call and attribute
+access asks) and takes the types from that checker. Only a module that is in neither (it asks
+for no hook at all) is found by scanning the heap for what refers to its tree.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import tokenize
+from dataclasses import dataclass
+
+from mypy.build import BuildManager, State
+from mypy.checker import TypeChecker
+from mypy.checker_state import checker_state
+from mypy.errors import Errors
+from mypy.nodes import Expression, MypyFile
+from mypy.options import Options
+from mypy.types import Type
+from mypy.util import DecodeError, decode_python_encoding
+
+from loomlint.analysis.checked_modules import build_states
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedModule:
+    # The file as mypy names it in its errors (the key of ``Errors.error_info_map``).
+    path: str
+    module: str
+    tree: MypyFile
+    types: dict[Expression, Type]
+    options: Options
+    errors: Errors
+    # The bytes mypy checked (None when they cannot be had: then the file cannot be analysed).
+    source: bytes | None
+
+
+class CheckedModules:
+    def __init__(self, options: Options) -> None:
+        self._options = options
+        self._manager: BuildManager | None = None
+        self._states: dict[str, State] = {}
+        self._last_checker: object = None
+        self._checkers: dict[str, TypeChecker] = {}
+
+    def set_modules(self) -> None:
+        """mypy has loaded its graph (the first build, or a daemon's update): find the states."""
+        if self._manager is not None:
+            return  # a daemon's update: the heap is large now, and its new states are noted
+        states = build_states(self._options)
+        if states:
+            self._manager = states[0].manager
+            self._states = {state.id: state for state in states}
+
+    @property
+    def errors(self) -> Errors | None:
+        """mypy's error collector, once the graph is loaded."""
+        return self._manager.errors if self._manager is not None else None
+
+    def note_current(self) -> None:
+        """Remember the checker of the module being checked (called on every hook lookup)."""
+        current = checker_state.type_checker
+        if current is self._last_checker:
+            return
+        self._last_checker = current
+        if isinstance(current, TypeChecker):
+            self._checkers[current.tree.fullname] = current
+
+    def checked(self, tree: MypyFile) -> CheckedModule | None:
+        """``tree``'s module, which mypy has just checked; None when mypy reports no error in
+        it (an installed package, typeshed, ``ignore_errors``) or its types cannot be found."""
+        self._last_checker = None
+        checker = self._checkers.pop(tree.fullname, None)
+        state = self._states.pop(tree.fullname, None)
+        if state is None or state.tree is not tree:
+            state = None
+            if checker is None or checker.tree is not tree:
+                checker = None
+                state, checker = _referring(tree)
+        if state is not None:
+            errors = state.manager.errors
+            if _errors_ignored(errors, state.xpath, state.options):
+                return None
+            return CheckedModule(
+                state.xpath,
+                state.id,
+                tree,
+                state.type_map(),
+                state.options,
+                errors,
+                _checked_bytes(state.manager, state.xpath, state.source),
+            )
+        if checker is None:
+            return None
+        errors = checker.msg.errors
+        if checker.can_skip_diagnostics or _errors_ignored(errors, checker.path, checker.options):
+            return None
+        return CheckedModule(
+            checker.path,
+            tree.fullname,
+            tree,
+            checker._type_maps[0],  # pyright: ignore[reportPrivateUsage]  # as State.type_map
+            checker.options,
+            errors,
+            _checked_bytes(self._manager, checker.path, None),
+        )
+
+
+def _errors_ignored(errors: Errors, path: str, options: Options) -> bool:
+    return path in errors.ignored_files or options.ignore_errors
+
+
+def _referring(tree: MypyFile) -> tuple[State | None, TypeChecker | None]:
+    """The state or checker that holds ``tree``, found by scanning the heap (the rare case)."""
+    for referrer in gc.get_referrers(tree):
+        if isinstance(referrer, State) and referrer.tree is tree:
+            return referrer, None
+        if isinstance(referrer, TypeChecker) and referrer.tree is tree:
+            return None, referrer
+    return None, None
+
+
+def _checked_bytes(manager: BuildManager | None, path: str, text: str | None) -> bytes | None:
+    """The file's bytes as mypy read them (its file-system cache has them), when mypy checked
+    what they say; else the text mypy was given (``loomlint check``'s and the language
+    server's builds pass some files' text), encoded as its coding declaration says."""
+    try:
+        if manager is not None:
+            raw = manager.fscache.read(path)
+        else:
+            with open(path, "rb") as file:
+                raw = file.read()
+    except OSError:
+        raw = None
+    if text is None:
+        return raw
+    if raw is not None:
+        try:
+            if decode_python_encoding(raw) == text:
+                return raw
+        except (DecodeError, UnicodeDecodeError, LookupError):
+            pass
+    return _encoded(text)
+
+
+def _encoded(text: str) -> bytes | None:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(text.encode("utf-8")).readline)
+        return text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
+    except (SyntaxError, UnicodeEncodeError, LookupError):
+        return None
