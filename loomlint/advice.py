@@ -46,3 +46,12 @@ def cast_fix(fix: SpiFix) -> str:
     label = fix.label
     narrow = "narrow it with isinstance()"
     return f"use {label}, or {narrow}" if label is not None else narrow
+
+
+def erased_fix(fix: SpiFix) -> str:
+    """LML005: content passed or stored where its type is lost (no body to follow)."""
+    label = fix.label
+    keep = "declare the content type there"
+    if label is None:
+        return f"{keep}, or narrow it first"
+    return f"{keep}, narrow it first, or use {label}"

@@ -48,6 +48,8 @@ class Rule:
     known_problems: str
     fixable: bool
     mypy_code: str | None
+    # Off until selected by its full code (``selection``), like Ruff's opt-in rules.
+    opt_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,9 @@ class Sink:
     # "json" for a JSON serialiser (json.dumps): content there is serialised, not turned into
     # a string; whether that works depends on whether the SPI's parts are JSON already.
     serialises: str | None = None
+    # A call that reports a problem (a warning, an error log): a single part named in it is a
+    # diagnostic about that part, not a leak of content.
+    diagnostic: bool = False
 
     def matches_method_name(self, name: str) -> bool:
         """Whether a method called ``name`` on an unknown receiver is this sink by name alone."""
@@ -264,6 +269,7 @@ _RULE_KEYS = frozenset(
         "known_problems",
         "fixable",
         "mypy_code",
+        "opt_in",
     }
 )
 
@@ -285,11 +291,22 @@ def _load_rule(path: Path) -> Rule:
         known_problems=_text(data, "known_problems", where),
         fixable=_flag(data, "fixable", where),
         mypy_code=_optional_text(data, "mypy_code", where),
+        opt_in=_flag(data, "opt_in", where),
     )
 
 
 _SINK_KEYS = frozenset(
-    {"callee", "method", "args", "label", "fix", "narrowing", "receiver", "serialises"}
+    {
+        "callee",
+        "method",
+        "args",
+        "label",
+        "fix",
+        "narrowing",
+        "receiver",
+        "serialises",
+        "diagnostic",
+    }
 )
 _SERIALISERS = frozenset({"json"})
 
@@ -341,6 +358,7 @@ def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) 
         narrowing=_flag(entry, "narrowing", where),
         receiver=receiver,
         serialises=serialises,
+        diagnostic=_flag(entry, "diagnostic", where),
     )
 
 

@@ -153,6 +153,7 @@ def _rule_json(rule: Rule) -> dict[str, object]:
         "fixable": rule.fixable,
         "summary": rule.summary,
         "mypy_code": rule.mypy_code,
+        "opt_in": rule.opt_in,
         "url": rule_url(rule.code),
     }
 

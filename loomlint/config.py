@@ -665,7 +665,12 @@ def _build_settings(
         layers.append(
             SelectionLayer(select=cli_select, ignore=cli_ignore, extend_select=cli_extend_select)
         )
-    enabled = resolve_enabled_codes(known_codes, layers, report_unused_suppressions=report_unused)
+    enabled = resolve_enabled_codes(
+        known_codes,
+        layers,
+        report_unused_suppressions=report_unused,
+        opt_in=[code for code, rule in catalog.rules.items() if rule.opt_in],
+    )
 
     available = dict(catalog.presets)
     available.update(_user_spis(reader, catalog.presets))

@@ -34,6 +34,10 @@ def render_rule_page(rule: Rule) -> str:
     facts: list[str] = []
     if rule.fixable:
         facts.append("Fix is sometimes available (`loomlint fix`).")
+    if rule.opt_in:
+        facts.append(
+            f'Off by default: select it by its full code (`extend-select = ["{rule.code}"]`).'
+        )
     if rule.mypy_code:
         facts.append(f"The mypy plugin reports it as `{rule.mypy_code}`.")
     blocks = [f"# {rule.code} ({rule.name})", rule.summary]

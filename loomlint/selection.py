@@ -7,9 +7,11 @@ A layer with a ``select`` starts from nothing; a layer without one refines the l
 ``extend-select`` selects more on top of either (Ruff's meaning), and ``extend-ignore`` is
 another ``ignore``.
 
-Two kinds of codes stand outside ``select``: the analysis codes (LML9xx: a file could not be
+Three kinds of codes stand outside ``select``: the analysis codes (LML9xx: a file could not be
 analysed) are always reported unless ignored, so a narrow ``select`` can never hide that a file
-went unchecked; and ``LML100`` (unused suppression) is reported only on request.
+went unchecked; ``LML100`` (unused suppression) is reported only on request; and an opt-in rule
+(``opt_in`` in its catalog entry, as Ruff's opt-in rules) is off until a layer selects it by its
+full code (``select`` or ``extend-select = ["LML005"]``): a prefix (``LML``, ``ALL``) does not.
 """
 
 from __future__ import annotations
@@ -70,24 +72,40 @@ def resolve_enabled_codes(
     layers: Sequence[SelectionLayer],
     *,
     report_unused_suppressions: bool,
+    opt_in: Collection[str] = (),
 ) -> frozenset[str]:
     """The codes enabled after applying ``layers`` in order (see the module docstring)."""
     rule_codes = [
         code
         for code in known_codes
-        if not is_analysis_code(code) and code != UNUSED_SUPPRESSION_CODE
+        if not is_analysis_code(code) and code != UNUSED_SUPPRESSION_CODE and code not in opt_in
     ]
     enabled = set(rule_codes)
     for layer in layers:
         enabled = {code for code in rule_codes if _layer_enables(layer, code, code in enabled)}
+    for code in opt_in:
+        chosen = False
+        for layer in layers:
+            chosen = _layer_enables(_exact_selects(layer, code), code, chosen)
+        if chosen:
+            enabled.add(code)
     all_ignores = [selector for layer in layers for selector in layer.ignore]
     for code in known_codes:
-        if code in rule_codes:
+        if code in rule_codes or code in opt_in:
             continue
         requested = is_analysis_code(code) or report_unused_suppressions
         if requested and not any(selector_matches(s, code) for s in all_ignores):
             enabled.add(code)
     return frozenset(enabled)
+
+
+def _exact_selects(layer: SelectionLayer, code: str) -> SelectionLayer:
+    """``layer`` as an opt-in rule sees it: only its full code selects it."""
+    return SelectionLayer(
+        select=None if layer.select is None else tuple(s for s in layer.select if s == code),
+        ignore=layer.ignore,
+        extend_select=tuple(s for s in layer.extend_select if s == code),
+    )
 
 
 def _layer_enables(layer: SelectionLayer, code: str, enabled_below: bool) -> bool:

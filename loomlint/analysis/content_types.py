@@ -296,6 +296,21 @@ def accepts_content(formal: Type | None, value: Type | None) -> bool:
     return formal is not None and is_subtype(value, formal)
 
 
+def erases_content(formal: Type | None) -> bool:
+    """Whether a declared parameter, field or return type keeps nothing of a content value's
+    type: ``Any``, ``object``, unannotated (or a union with one of them). Content there is not
+    used as one branch yet; what happens next decides (the callee's body, where it can be
+    followed)."""
+    proper = get_proper_type(formal)
+    if proper is None:
+        return True
+    return any(
+        isinstance(member, AnyType)
+        or (isinstance(member, Instance) and member.type.fullname == "builtins.object")
+        for member in _union_members(proper)
+    )
+
+
 def type_names(typ: Type | None) -> Iterator[str]:
     """Full names of a type's class and its bases (for matching catalog entries)."""
     proper = get_proper_type(typ)

@@ -10,18 +10,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import cast
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
 from loomlint.analysis.budget import Deadline, OverBudget
+from loomlint.analysis.callees import CalleeJudge, Outcome, Use, UsesOf
 from loomlint.analysis.compilecheck import Verdict, judge, over_size, python_version
 from loomlint.analysis.flow import FlowAnalysis, Origin, Value
 from loomlint.analysis.imported import ImportedClasses
 from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
 from loomlint.analysis.positions import compute_positions
 from loomlint.analysis.prescreen import names_content, tree_names_content
-from loomlint.analysis.sinks import FixPlan, PositionClassifier
+from loomlint.analysis.sinks import Category, FixPlan, Position, PositionClassifier
 from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Catalog, load_catalog
@@ -89,9 +91,8 @@ def analyze_source(
         # the classes the file imports from the project's other modules are evidence too;
         # elsewhere mypy has read those modules.
         imported = ImportedClasses.of(path) if types is None or unresolved else None
-        flow = FlowAnalysis(
-            module, index, settings.spi, catalog.unrelated, deadline, imported
-        ).run()
+        analysis = FlowAnalysis(module, index, settings.spi, catalog.unrelated, deadline, imported)
+        flow = analysis.run()
         if imported is not None:
             result.consulted = tuple(sorted(imported.consulted))
         clock.lap("flow")
@@ -100,7 +101,9 @@ def analyze_source(
         if flow or has_typed_content(types):
             found = positions.get()
             clock.lap("positions")
-            diagnostics.extend(_check(path, module, index, found, flow, settings, catalog, types))
+            diagnostics.extend(
+                _check(path, module, index, found, analysis, settings, catalog, types)
+            )
             clock.lap("judging")
     except _Unanalysable as problem:
         diagnostics.append(_analysis_diagnostic(catalog, path, problem))
@@ -255,32 +258,34 @@ def _check(
     module: cst.Module,
     index: ModuleIndex,
     positions: Mapping[cst.CSTNode, CodeRange],
-    flow: Mapping[cst.BaseExpression, Value],
+    analysis: FlowAnalysis,
     settings: Settings,
     catalog: Catalog,
     types: FileTypes | None,
 ) -> list[Diagnostic]:
     spi = settings.spi
-    flow = {node: _with_lines(value, positions) for node, value in flow.items()}
     view = TypeView(types, index)
     classifier = PositionClassifier(index, view, catalog.sinks, spi)
+    judging = _Judging(module, positions, view, classifier)
+    callees = CalleeJudge(index, judging.uses_of(analysis), judging.line)
     uses_accessor_spi = classifier.uses_accessor_spi()
     candidates: dict[cst.BaseExpression, Value | None] = {
-        node: _verified(value, view) for node, value in flow.items()
+        node: _verified(_with_lines(value, positions), view)
+        for node, value in analysis.values.items()
     }
     for node in view.typed_content_nodes():
         candidates.setdefault(node, None)
     diagnostics: list[Diagnostic] = []
     for node, syntactic in candidates.items():
-        judged = _judge(node, syntactic, view, module, positions)
+        judged = judging.position(node, syntactic)
         if judged is None:
             continue
-        value, kind = judged
-        position = classifier.classify(node, kind)
-        if position is None:
-            continue
-        if kind in (ContentKind.PARTS, ContentKind.PART) and position.category != "coercion":
-            continue
+        value, kind, position = judged
+        if position.category == "erased":
+            followed = _followed(node, position, callees, classifier)
+            if followed is None:
+                continue
+            position = followed
         finding = ContentFinding(
             node,
             _code(module, node),
@@ -310,6 +315,84 @@ def _check(
             )
         )
     return diagnostics
+
+
+class _Judging:
+    """Judges one candidate: its kind at that point, and the position that receives it."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        positions: Mapping[cst.CSTNode, CodeRange],
+        view: TypeView,
+        classifier: PositionClassifier,
+    ) -> None:
+        self._module = module
+        self._positions = positions
+        self._view = view
+        self._classifier = classifier
+
+    def position(
+        self, node: cst.BaseExpression, syntactic: Value | None
+    ) -> tuple[Value, ContentKind, Position] | None:
+        judged = _judge(node, syntactic, self._view, self._module, self._positions)
+        if judged is None:
+            return None
+        value, kind = judged
+        position = self._classifier.classify(node, kind)
+        if position is None:
+            return None
+        if kind in (ContentKind.PARTS, ContentKind.PART) and position.category != "coercion":
+            return None
+        if kind is ContentKind.PART and self._classifier.in_diagnostic(node):
+            return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
+        return value, kind, position
+
+    def uses_of(self, analysis: FlowAnalysis) -> UsesOf:
+        """How a callee's body uses one parameter followed as content (``CalleeJudge``)."""
+
+        def uses(function: cst.FunctionDef, param: cst.Param) -> list[Use]:
+            found: list[Use] = []
+            for node, value in analysis.parameter_values(function, param).items():
+                judged = self.position(node, _with_lines(value, self._positions))
+                if judged is None:
+                    continue
+                position = judged[2]
+                returned = isinstance(self._parent_of_use(node), cst.Return)
+                found.append(Use(node, position.category, position.description, returned))
+            return found
+
+        return uses
+
+    def _parent_of_use(self, node: cst.BaseExpression) -> cst.CSTNode | None:
+        used = self._classifier.used_at(node)
+        return self._classifier.parent(used) if used is not None else None
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self._positions[node].start.line
+
+
+def _followed(
+    node: cst.BaseExpression,
+    position: Position,
+    callees: CalleeJudge,
+    classifier: PositionClassifier,
+) -> Position | None:
+    """Content passed where its type is lost: the callee's body decides where it can be
+    followed (None: safe there), else LML005 reports the erasure (opt-in)."""
+    used = classifier.used_at(node)
+    target = callees.passed_to(used) if used is not None else None
+    if target is None:
+        return position
+    verdict = callees.verdict(*target)
+    if verdict.outcome in (Outcome.SAFE, Outcome.RETURNS):
+        return None
+    if verdict.outcome is Outcome.ERASED:
+        return position
+    return Position(
+        cast("Category", verdict.category),
+        f"{position.description}, where it {verdict.description}",
+    )
 
 
 def _owner(node: cst.BaseExpression, view: TypeView) -> str | None:

@@ -64,6 +64,14 @@ class Evidence:
         # module's own classes count (with types, where mypy reads the others).
         self._imported = imported
 
+    @property
+    def unrelated(self) -> Unrelated:
+        return self._unrelated
+
+    @property
+    def imported(self) -> ImportedClasses | None:
+        return self._imported
+
     def _imported_class(self, qualified: str) -> tuple[Evidence, cst.ClassDef] | None:
         """A class of another module of the project, with the evidence of its own module."""
         found = self._imported.find(qualified) if self._imported is not None else None

@@ -141,7 +141,9 @@ class FactCollector:
         self._field_origins: set[int] = set()
         self._any_reads: set[int] = set()
         self._receiver_attributes: dict[int, tuple[str, ...]] = {}
-        self._verdicts: dict[int, tuple[bool, str]] = {}
+        # Per value: whether its declared destination preserves the union, how the message
+        # words it, and whether the destination erases its type (``Any``, ``object``).
+        self._verdicts: dict[int, tuple[bool, str, bool]] = {}
         self._partners: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
@@ -214,10 +216,13 @@ class FactCollector:
         # Names typed Any are kept: a value read from content through getattr(), a cast to
         # Any, a parameter declared Any or left unannotated, is still content where the
         # syntactic flow knows it to be, though mypy no longer does.
+        if isinstance(node, NameExpr) and _is_object(self._types.get(node)):
+            # A name declared ``object`` says no more about its value than ``Any`` does.
+            kind = ContentKind.ANY
         keep_any = (
             kind is ContentKind.ANY
-            and isinstance(node, NameExpr)
-            and _is_unknown_value(self._types.get(node))
+            and isinstance(node, (NameExpr, CallExpr))
+            and (_is_unknown_value(self._types.get(node)) or _is_object(self._types.get(node)))
         )
         # A local holding a list of dicts is kept too: narrowed from content the flow tracked
         # (``c = m.content``, then ``isinstance(c, list)``), it is a parts list.
@@ -248,6 +253,7 @@ class FactCollector:
             field_origin=origin,
             receiver_accepts=verdict[0] if verdict is not None else None,
             receiver_desc=verdict[1] if verdict is not None else "",
+            receiver_erases=verdict[2] if verdict is not None else False,
             partner_is_text=partner,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
@@ -413,6 +419,7 @@ class FactCollector:
             self._verdicts[id(o.expr)] = (
                 content_types.accepts_content(declared, self._value_type(o.expr)),
                 f"returned from `{function.name}()`, {self._declared_as(declared)}",
+                content_types.erases_content(declared),
             )
 
     def _note_assignment(self, o: AssignmentStmt) -> None:
@@ -431,6 +438,7 @@ class FactCollector:
             self._verdicts[id(rvalue)] = (
                 accepts,
                 f"stored in `{label}`, {self._declared_as(declared)}",
+                content_types.erases_content(declared),
             )
             if not accepts:
                 return
@@ -550,6 +558,7 @@ class FactCollector:
                 self._verdicts[id(call.args[index])] = (
                     False,
                     f"passed to `{callee_label}()`, which is untyped",
+                    True,
                 )
             return
         if isinstance(callee_type, CallableType):
@@ -569,11 +578,11 @@ class FactCollector:
         index: int,
         signatures: list[CallableType],
         callee_label: str,
-    ) -> tuple[bool, str] | None:
+    ) -> tuple[bool, str, bool] | None:
         arg = call.args[index]
         value_type = self._value_type(arg)
         callee_names = self._callee_names(call.callee)
-        first: tuple[bool, str] | None = None
+        first: tuple[bool, str, bool] | None = None
         for signature in signatures:
             formal_index = _formal_for(call, index, signature, self._types)
             if formal_index is None:
@@ -587,6 +596,7 @@ class FactCollector:
             verdict = (
                 accepts,
                 f"passed to {where} of `{callee_label}()`, {self._declared_as(formal)}",
+                content_types.erases_content(formal),
             )
             if accepts:
                 return verdict
@@ -690,6 +700,11 @@ def _is_unknown_value(typ: Type | None) -> bool:
     if proper.type_of_any == TypeOfAny.from_another_any and proper.source_any is not None:
         proper = proper.source_any
     return proper.type_of_any in _UNKNOWN_VALUE_ANYS
+
+
+def _is_object(typ: Type | None) -> bool:
+    proper = get_proper_type(typ)
+    return isinstance(proper, Instance) and proper.type.fullname == "builtins.object"
 
 
 def _has_unknown_values(typ: Type | None) -> bool:

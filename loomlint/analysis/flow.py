@@ -22,6 +22,7 @@ from typing import Literal
 import libcst as cst
 
 from loomlint.analysis.budget import Deadline
+from loomlint.analysis.callees import local_callee, parameter_for
 from loomlint.analysis.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
@@ -186,6 +187,10 @@ class FlowAnalysis:
         self._narrowed: dict[tuple[cst.BaseExpression, bool, int], tuple[Env, Env | None]] = {}
         # (scope, receiver path) of every ``role`` read, found on the first need.
         self._role_receivers: set[tuple[cst.CSTNode, str]] | None = None
+        # Where a parameter of a function of this module flows when it is content, by
+        # (function, parameter name); shared with the analyses that compute them.
+        self._parameter_flows: dict[tuple[cst.FunctionDef, str], dict[cst.BaseExpression, Value]]
+        self._parameter_flows = {}
 
     # --- driver -------------------------------------------------------------------------------
 
@@ -218,6 +223,70 @@ class FlowAnalysis:
         self._function = function
         self._run_scope(function, env, suite_body(function.body))
         self._function = saved
+
+    def parameter_values(
+        self, function: cst.FunctionDef, param: cst.Param
+    ) -> dict[cst.BaseExpression, Value]:
+        """Where ``param`` flows in ``function``'s body when it holds content: the candidate
+        values of a run of that body alone, with only ``param`` bound as content (its origin
+        is the parameter). Computed once per parameter; a recursive call sees nothing."""
+        key = (function, param.name.value)
+        known = self._parameter_flows.get(key)
+        if known is None:
+            self._parameter_flows[key] = {}
+            inner = FlowAnalysis(
+                self._module,
+                self._index,
+                self._spi,
+                self._evidence.unrelated,
+                self._deadline,
+                self._evidence.imported,
+            )
+            inner._parameter_flows = self._parameter_flows
+            known = inner._run_parameter(function, param)
+            self._parameter_flows[key] = known
+        return known
+
+    def _run_parameter(
+        self, function: cst.FunctionDef, param: cst.Param
+    ) -> dict[cst.BaseExpression, Value]:
+        env = Env()
+        for other in all_params(function.params):
+            if other is param:
+                origin = Origin(param, self._line(param), param.name.value, "typed")
+                env.bind(param.name.value, Value(ContentKind.CONTENT, frozenset({origin})))
+            else:
+                self._bind_param(env, other)
+        self._function = function
+        self._run_scope(function, env, suite_body(function.body))
+        # The body's other content (a message it reads itself) is not this parameter's.
+        return {
+            node: value
+            for node, value in self.values.items()
+            if any(origin.node is param for origin in value.origins)
+        }
+
+    def _returned(self, call: cst.Call) -> Value | None:
+        """The content a call of a function of this module hands back: an argument whose
+        parameter the function returns (``def _echo(value: Any) -> Any: return value``)."""
+        callee = local_callee(self._index, call)
+        if callee is None:
+            return None
+        function, bound = callee
+        returned: Value | None = None
+        for arg in call.args:
+            value = self.values.get(arg.value)
+            if value is None or value.kind is ContentKind.TEXT:
+                continue
+            param = parameter_for(function, call, arg, bound)
+            if param is None:
+                continue
+            for node, inner in self.parameter_values(function, param).items():
+                if isinstance(self._index.parent(node), cst.Return):
+                    kind = inner.kind if inner.kind is not ContentKind.CONTENT else value.kind
+                    if kind is not ContentKind.TEXT:
+                        returned = join_values(returned, Value(kind, value.origins))
+        return returned
 
     def _bind_self(self, env: Env, function: cst.FunctionDef) -> None:
         name = self._evidence.self_is_foreign(function)
@@ -651,6 +720,12 @@ class FlowAnalysis:
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             self._eval_comprehension(node, env)
             return None
+        if isinstance(node, cst.Call):
+            self._eval_children(node, env)
+            returned = self._returned(node)
+            if returned is not None:
+                self._record(node, returned)
+            return returned
         if isinstance(node, cst.Lambda):
             for param in all_params(node.params):
                 if param.default is not None:

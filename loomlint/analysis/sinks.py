@@ -16,7 +16,9 @@ from typing import Literal
 
 import libcst as cst
 
+from loomlint.analysis.callees import local_callee, parameter_for
 from loomlint.analysis.evidence import looks_like_content_annotation
+from loomlint.analysis.guards import ElementGuards
 from loomlint.analysis.index import ModuleIndex
 from loomlint.analysis.syntax import arg_position, dotted_name, is_text_literal, string_value
 from loomlint.analysis.typefacts import ContentKind
@@ -24,16 +26,20 @@ from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Sink, SinkCatalog
 from loomlint.spi import SpiModel, imports_any
 
-Category = Literal["coercion", "use", "cast"]
+# "erased": passed or stored where the type is lost (``Any``, ``object``, unannotated); the
+# engine follows a callee of the module (``analysis.callees``) before it reports LML005.
+Category = Literal["coercion", "use", "cast", "erased"]
 
 _SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
 # A %-format whose every conversion is %s: wrapping its arguments in the accessor is safe.
 _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])")
-# Annotations that certainly do not preserve the union (syntactic fallback).
-_NON_PRESERVING = frozenset(
-    {"builtins.str", "builtins.list", "builtins.object", "typing.Any", "typing.List"}
-)
+# Annotations that certainly do not preserve the union (syntactic fallback): one branch, or
+# no type at all.
+_ONE_BRANCH = frozenset({"builtins.str", "builtins.list", "typing.List"})
+_ERASING = frozenset({"builtins.object", "typing.Any", "typing_extensions.Any"})
+# Calls a loop iterates through to the content's own items (see ``ElementGuards``).
+_ITERATING_WRAPPERS = frozenset({"builtins.enumerate"})
 _OPERATOR_TEXT: Mapping[type[cst.CSTNode], str] = {
     cst.Add: "+",
     cst.Subtract: "-",
@@ -119,6 +125,7 @@ class PositionClassifier:
         self._sinks = sinks
         self._spi = spi
         self._accessor_short_names = spi.accessor_short_names
+        self._guards = ElementGuards(index)
         self._comparison_targets: dict[cst.Comparison, dict[cst.ComparisonTarget, int]] = {}
         self._used_at: dict[
             cst.BaseExpression, tuple[cst.BaseExpression, cst.CSTNode | None] | None
@@ -167,6 +174,34 @@ class PositionClassifier:
         for expression in climbed:
             self._used_at[expression] = where
         return where
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self._index.parent(node)
+
+    def used_at(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The expression whose parent receives ``node``'s value (``_where_used``)."""
+        where = self._where_used(node)
+        return where[0] if where is not None else None
+
+    def in_diagnostic(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is shown in a report of a problem: the exception a ``raise``
+        builds, an ``assert``'s message, or the arguments of a warning or an error log
+        (``diagnostic`` sinks). A part named there is a diagnostic about that part."""
+        child: cst.CSTNode = node
+        parent = self._index.parent(child)
+        while parent is not None:
+            if isinstance(parent, cst.Raise):
+                return child is parent.exc or child is parent.cause
+            if isinstance(parent, cst.Assert):
+                return child is parent.msg
+            if isinstance(parent, cst.Call) and child is not parent.func:
+                sink = self._sink_for(parent)
+                if sink is not None and sink.diagnostic:
+                    return True
+            if isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
+                return False
+            child, parent = parent, self._index.parent(parent)
+        return False
 
     # --- positions ------------------------------------------------------------------------------
 
@@ -224,7 +259,9 @@ class PositionClassifier:
         if isinstance(parent, cst.StarredDictElement):
             return _use("is unpacked with `**`")
         if isinstance(parent, (cst.For, cst.CompFor)):
-            return _use("is iterated") if parent.iter is position else None
+            if parent.iter is not position or self._guards.all_guarded(parent):
+                return None
+            return _use("is iterated")
         if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             if parent.elt is position:
                 return self._comprehension_result(parent, kind)
@@ -475,6 +512,14 @@ class PositionClassifier:
             return _use(f"is unpacked with `{arg.star}`")
         if self._is_accessor_call(call):
             return None
+        loop = self._index.parent(call)
+        if (
+            isinstance(loop, (cst.For, cst.CompFor))
+            and loop.iter is call
+            and self._index.names.qualified(call.func) in _ITERATING_WRAPPERS
+            and self._guards.all_guarded(loop)
+        ):
+            return None  # for i, part in enumerate(m.content): if isinstance(part, ...)
         sink = self._sink_for(call)
         index = arg_position(call, arg)
         if sink is not None and _selected(sink, index):
@@ -540,24 +585,25 @@ class PositionClassifier:
         self, position: cst.BaseExpression, arg: cst.Arg, call: cst.Call
     ) -> Position | None:
         if self._types.covered(position) and not self._typed_unknown(position):
-            fact = self._types.expr(position)
-            if fact is not None and fact.receiver_accepts is False:
-                return _use(f"is {fact.receiver_desc}")
-            return None
+            return self._typed_destination(position)
         if arg.keyword is not None and arg.keyword.value in self._spi.content_fields:
             return None  # building a message: content=...
-        function = self._index.names.local_function(call.func)
-        if function is None:
+        callee = local_callee(self._index, call)
+        if callee is None:
             return None
-        parameter = _parameter_for(function, call, arg)
+        function, bound = callee
+        parameter = parameter_for(function, call, arg, bound)
         if parameter is None:
             return None
-        name = f"`{parameter.name.value}` of `{function.name.value}()`"
+        label = dotted_name(call.func) if bound else function.name.value  # self._format
+        name = f"`{parameter.name.value}` of `{label}()`"
         if parameter.annotation is None:
-            return _use(f"is passed to parameter {name}, which is not annotated")
+            return _erased(f"is passed to parameter {name}, which is not annotated")
         annotation = parameter.annotation.annotation
-        if self._is_non_preserving(annotation):
-            return _use(f"is passed to parameter {name}, declared `{_code(annotation)}`")
+        verdict = self._annotation_verdict(annotation)
+        if verdict is not None:
+            declared = _code(annotation)
+            return Position(verdict, f"is passed to parameter {name}, declared `{declared}`")
         return None
 
     def _sink_for(self, call: cst.Call) -> Sink | None:
@@ -613,13 +659,22 @@ class PositionClassifier:
     ) -> Position | None:
         """A return or assignment: judged by its declared type."""
         if self._types.covered(position) and not self._typed_unknown(position):
-            fact = self._types.expr(position)
-            if fact is not None and fact.receiver_accepts is False:
-                return _use(f"is {fact.receiver_desc}")
-            return None
-        if annotation is not None and self._is_non_preserving(annotation):
-            return _use(f"is stored or returned where `{_code(annotation)}` is declared")
+            return self._typed_destination(position)
+        verdict = self._annotation_verdict(annotation) if annotation is not None else None
+        if verdict is not None and annotation is not None:
+            return Position(
+                verdict, f"is stored or returned where `{_code(annotation)}` is declared"
+            )
         return None
+
+    def _typed_destination(self, position: cst.BaseExpression) -> Position | None:
+        """What mypy's declared type of the receiving position says (``facts``)."""
+        fact = self._types.expr(position)
+        if fact is None or fact.receiver_accepts is not False:
+            return None
+        if fact.receiver_erases:
+            return _erased(f"is {fact.receiver_desc}")
+        return _use(f"is {fact.receiver_desc}")
 
     def _typed_unknown(self, position: cst.BaseExpression) -> bool:
         """Whether mypy types the value ``Any`` and judged nothing about where it goes: the
@@ -656,10 +711,16 @@ class PositionClassifier:
             return self._is_text(node.left) or self._is_text(node.right)
         return False
 
-    def _is_non_preserving(self, annotation: cst.BaseExpression) -> bool:
+    def _annotation_verdict(self, annotation: cst.BaseExpression) -> Category | None:
+        """Without types: ``str`` or ``list`` takes one branch ("use"), ``Any`` or ``object``
+        erases the type ("erased"); None for anything else (it may preserve the union)."""
         base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
         qualified = self._index.names.qualified(base)
-        return qualified in _NON_PRESERVING
+        if qualified in _ONE_BRANCH:
+            return "use"
+        if qualified in _ERASING:
+            return "erased"
+        return None
 
     def _names_content_type(self, node: cst.BaseExpression) -> bool:
         """Whether a cast's target spells a content union: an alias, or ``str | list[...]``."""
@@ -767,6 +828,10 @@ def _use(description: str) -> Position:
     return Position("use", description)
 
 
+def _erased(description: str) -> Position:
+    return Position("erased", description)
+
+
 def _coercion(label: str, fix: FixPlan | None = None) -> Position:
     return Position("coercion", f"is coerced to str by {label}", fix)
 
@@ -779,20 +844,6 @@ def _selected(sink: Sink, index: int | None) -> bool:
     if sink.args == "after-first":
         return index >= 1
     return True
-
-
-def _parameter_for(function: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> cst.Param | None:
-    params = function.params
-    if arg.keyword is not None:
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-            if param.name.value == arg.keyword.value:
-                return param
-        return None
-    index = arg_position(call, arg)
-    positional = [*params.posonly_params, *params.params]
-    if index is None or index >= len(positional):
-        return None
-    return positional[index]
 
 
 def _code(node: cst.CSTNode) -> str:

@@ -48,6 +48,9 @@ class ExprFact:
     # preserves the union. None: no declared receiving type is known there.
     receiver_accepts: bool | None = None
     receiver_desc: str = ""
+    # Whether that declared type erases the value's type (``Any``, ``object``, unannotated):
+    # not a use of one branch, but a place where the type is lost (see ``analysis.callees``).
+    receiver_erases: bool = False
     # For an operand of ``+``, ``%`` or ``+=``: whether the other operand is a string.
     partner_is_text: bool | None = None
     # For a field origin ``m.content``: the SPI's attribute accessors (``text``) that the

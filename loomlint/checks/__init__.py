@@ -6,6 +6,7 @@ from loomlint.checks.base import ContentFinding, ContentRule, Example
 from loomlint.checks.content_cast import ContentCast
 from loomlint.checks.content_coercion import ContentCoercion
 from loomlint.checks.content_destructure import ContentDestructure
+from loomlint.checks.content_erased import ContentErased
 from loomlint.checks.unsafe_content_use import UnsafeContentUse
 
 ALL_RULES: tuple[ContentRule, ...] = (
@@ -13,6 +14,7 @@ ALL_RULES: tuple[ContentRule, ...] = (
     ContentDestructure(),
     ContentCoercion(),
     ContentCast(),
+    ContentErased(),
 )
 
 __all__ = ["ALL_RULES", "ContentFinding", "ContentRule", "Example"]

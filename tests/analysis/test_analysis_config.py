@@ -71,19 +71,28 @@ PRESERVING_STORE = textwrap.dedent(
     from typing import Any
 
     from loomlint.content import LlmMessage
+    from store_helpers import save
+
 
     @dataclass
     class Record:
         payload: Any = None
         other: object = None
 
-    def save(body: Any, meta: Any) -> None:
-        del body, meta
 
     def run(m: LlmMessage, record: Record) -> None:
         save(m.content, m.content)
         record.payload = m.content
         record.other = m.content
+    """
+)
+# Another module: its body is not followed, so content passed there loses its type (LML005).
+PRESERVING_HELPERS = textwrap.dedent(
+    """\
+    from typing import Any
+
+    def save(body: Any, meta: Any) -> None:
+        del body, meta
     """
 )
 
@@ -92,8 +101,8 @@ PRESERVING_STORE = textwrap.dedent(
     ("preserving", "expected"),
     [
         ([], [(15, 10), (15, 21), (16, 22), (17, 20)]),
-        (["store.save.body", "store.Record.payload"], [(15, 21), (17, 20)]),
-        (["store.save"], [(16, 22), (17, 20)]),
+        (["store_helpers.save.body", "store.Record.payload"], [(15, 21), (17, 20)]),
+        (["store_helpers.save"], [(16, 22), (17, 20)]),
     ],
     ids=["none", "parameter-and-field", "whole-callee"],
 )
@@ -109,9 +118,14 @@ def test_content_preserving_parameters_fields_and_callees_are_not_findings(
         f"[tool.loomlint]\ncontent-preserving = {json.dumps(preserving)}\n"
     )
     (tmp_path / "store.py").write_text(PRESERVING_STORE)
-    result = CliRunner().invoke(main, ["check", "--format", "json", "store.py"])
+    (tmp_path / "store_helpers.py").write_text(PRESERVING_HELPERS)
+    args = ["check", "--format", "json", "--extend-select", "LML005", "store.py"]
+    result = CliRunner().invoke(main, args)
     found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
-    assert found == [(line, column, "LML001") for line, column in expected]
+    assert found == [(line, column, "LML005") for line, column in expected]
+    # The opt-in rule is off by default: nothing is reported without it.
+    default = CliRunner().invoke(main, ["check", "--format", "json", "store.py"])
+    assert json.loads(default.stdout) == []
 
 
 def test_a_bad_content_preserving_name_is_a_config_error_naming_the_key(

@@ -1,4 +1,7 @@
-"""`loomlint check` over fixtures/analysis: every finding, exactly, with and without types."""
+"""`loomlint check` over fixtures/analysis: every finding, exactly, with and without types.
+
+The opt-in LML005 (content whose type is lost) is selected here, so its findings are written in
+the fixtures like any other; that it is off by default is tested in test_precision_shapes."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
     types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO)
-    args = ["check", "--format", "json", "fixtures/analysis"]
+    args = ["check", "--format", "json", "--extend-select", "LML005", "fixtures/analysis"]
     if not types:
         args.append("--no-types")
     result = CliRunner().invoke(main, args)

@@ -1,6 +1,6 @@
-"""Issue 20's shapes beyond what the fixture comments say: the advice of the SPI a file imports,
-OpenAI-shaped responses under LiteLLM, and the warning for an installed package that ships no
-types.
+"""Issue 20's shapes beyond what the fixture comments say: the opt-in LML005 where content's type
+is lost, the messages of a followed callee, the advice of the SPI a file imports, OpenAI-shaped
+responses under LiteLLM, and the warning for an installed package that ships no types.
 
 The fixtures (``fixtures/analysis/*.py``, ``fixtures/presets/*/*.py``) hold each shape's exact
 findings with and without types; these tests run the same files for what comments cannot say.
@@ -20,6 +20,7 @@ from expectations import REPO
 
 from loomlint.cli import main
 
+ERASED = "fixtures/analysis/erased_content.py"
 LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
 
 
@@ -32,6 +33,50 @@ def _check(*args: str) -> list[dict[str, object]]:
 
 def _keys(findings: list[dict[str, object]], code: str | None = None) -> list[tuple[object, ...]]:
     return [(d["line"], d["column"], d["code"]) for d in findings if code in (None, d["code"])]
+
+
+@pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
+def test_erased_content_is_the_opt_in_lml005(
+    types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixtures' LML005 findings (their `# expect` comments, checked with the rule
+    selected by test_analysis_fixtures) are not reported by default."""
+    monkeypatch.chdir(REPO)
+    mode = [] if types else ["--no-types"]
+    assert _keys(_check(*mode, "fixtures/analysis"), "LML005") == []
+    selected = _check(*mode, "--extend-select", "LML005", ERASED)
+    assert [d["message"] for d in selected if d["code"] == "LML005" and d["line"] == 63] == [
+        "content of `m` is stored in `kept`, declared `object`, where its type is lost; "
+        "declare the content type there, narrow it first, or use text_of(...)"
+        if types
+        else "content of `m` is stored or returned where `object` is declared, where its type "
+        "is lost; declare the content type there, narrow it first, or use text_of(...)"
+    ]
+
+
+@pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
+def test_a_followed_callee_names_the_use_it_makes(
+    types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    findings = _check(*([] if types else ["--no-types"]), ERASED)
+    messages = {d["line"]: d["message"] for d in findings}
+    declared = "declared `Any`"
+    assert messages[59] == (
+        f"content of `m` is passed to parameter `value` of `_shout()`, {declared}, where it is "
+        "used as one branch by `.upper()` (line 33), but it may be a list of parts; narrow it "
+        "with isinstance() first, or use text_of(...)"
+    )
+    assert messages[62] == (
+        f"content of `m` is passed to parameter `value` of `_outer()`, {declared}, where it is "
+        f"passed to parameter `value` of `_shout()`, {declared} (line 45), where it is used as "
+        "one branch by `.upper()` (line 33), but it may be a list of parts; narrow it with "
+        "isinstance() first, or use text_of(...)"
+    )
+    assert messages[50] == (
+        "content of `m` is passed to parameter `value` of `self._format()`, declared `Any`, "
+        "where it is coerced to str by an f-string (line 53); use text_of(...)"
+    )
 
 
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])

@@ -19,6 +19,7 @@ LML001  unsafe-content-use   no       Part-message content is used as if it were
 LML002  content-destructure  no       Content taken apart by a match pattern or tuple unpack is used as one branch.
 LML003  content-coercion     yes      Part-message content, a narrowed parts list, or a single part is turned into a string.
 LML004  content-cast         no       `typing.cast` of content to one branch instead of narrowing it.
+LML005  content-type-erased  no       Content passed or stored where its type is lost (`Any`, `object`, unannotated), and no body to follow (opt-in).
 LML100  unused-suppression   no       A `# loomlint: ignore[...]` or `# noqa: LML...` comment that suppresses nothing.
 LML901  syntax-error         no       The file could not be parsed, so it was not checked.
 LML902  undecodable-source   no       The file could not be read or decoded as Python source, so it was not checked.
@@ -50,6 +51,7 @@ def test_rules_json() -> None:
         "summary": "Part-message content, a narrowed parts list, or a single part is turned into "
         "a string.",
         "mypy_code": "loom-content-coercion",
+        "opt_in": False,
         "url": "https://github.com/loomlint/loomlint/blob/main/docs/rules/LML003.md",
     }
 
@@ -68,7 +70,7 @@ def test_explain_unknown_code() -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "error: unknown rule code 'LML999' (known: LML001, LML002, LML003, LML004, LML100, "
+        "error: unknown rule code 'LML999' (known: LML001, LML002, LML003, LML004, LML005, LML100, "
         "LML901, LML902, LML903, LML904, LML905)\n"
     )
 

@@ -44,6 +44,20 @@ ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
         # Selecting LML100 by its full code asks for it; a prefix does not.
         ('select = ["LML003", "lml100"]', {"LML003", "LML100"} | ANALYSIS),
         ('select = ["LML1"]', ANALYSIS),
+        # The opt-in LML005 only by its full code, in select or extend-select; then the more
+        # specific selector wins, as for any rule.
+        ('select = ["LML"]', {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS),
+        ('select = ["LML00"]', {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS),
+        ('select = ["LML005"]', {"LML005"} | ANALYSIS),
+        (
+            'extend-select = ["lml005"]',
+            {"LML001", "LML002", "LML003", "LML004", "LML005"} | ANALYSIS,
+        ),
+        (
+            'extend-select = ["LML005"]\nignore = ["LML005"]',
+            {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS,
+        ),
+        ('extend-select = ["LML005"]\nignore = ["LML0"]', {"LML005"} | ANALYSIS),
     ],
 )
 def test_enabled_codes(
@@ -63,6 +77,20 @@ def test_command_line_select_replaces_and_ignore_refines(
     assert load(select=("LML0",), ignore=("LML002",)).enabled_codes == (
         {"LML001", "LML003", "LML004"} | ANALYSIS
     )
+
+
+def test_the_opt_in_rule_follows_the_command_line_layer(
+    write_pyproject: WriteConfig, load: Load
+) -> None:
+    write_pyproject('extend-select = ["LML005"]\n')
+    rules = {"LML001", "LML002", "LML003", "LML004"}
+    assert load().enabled_codes == rules | {"LML005"} | ANALYSIS
+    # --select starts again from nothing: naming only LML001, it drops the file's LML005.
+    assert load(select=("LML001",)).enabled_codes == {"LML001"} | ANALYSIS
+    assert load(ignore=("LML005",)).enabled_codes == rules | ANALYSIS
+    write_pyproject("")
+    assert load(extend_select=("LML005",)).enabled_codes == rules | {"LML005"} | ANALYSIS
+    assert load(select=("ALL",)).enabled_codes == rules | ANALYSIS
 
 
 def test_is_code_enabled_with_per_file_ignores(
