@@ -31,6 +31,22 @@ def _check(*args: str) -> list[dict[str, object]]:
     return findings
 
 
+def _loomlint(
+    *args: str, cwd: Path, python_path: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``loomlint check --no-cache`` as a user runs it, where ``python_path`` is installed."""
+    env = {**os.environ, "PYTHONPATH": str(python_path)} if python_path is not None else None
+    return subprocess.run(
+        [LOOMLINT, "check", "--no-cache", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
 def _keys(findings: list[dict[str, object]], code: str | None = None) -> list[tuple[object, ...]]:
     return [(d["line"], d["column"], d["code"]) for d in findings if code in (None, d["code"])]
 
@@ -114,14 +130,7 @@ def test_litellm_responses_are_openai_shaped(tmp_path: Path) -> None:
         "    return answer + messages[-1]['content'].strip()\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [LOOMLINT, "check", "--no-types", "--no-cache", "client.py"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    result = _loomlint("--no-types", "client.py", cwd=tmp_path)
     # The request message's content is the union; the response's message holds text.
     assert (result.returncode, result.stdout) == (
         1,
@@ -154,15 +163,7 @@ def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: P
     project = tmp_path / "project"
     project.mkdir()
     (project / "app.py").write_text(APP, encoding="utf-8")
-    result = subprocess.run(
-        [LOOMLINT, "check", "-q", "--no-cache", "app.py"],
-        cwd=project,
-        env={**os.environ, "PYTHONPATH": str(site)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    result = _loomlint("-q", "app.py", cwd=project, python_path=site)
     assert (result.returncode, result.stdout, result.stderr) == (
         1,
         "app.py:5:31: LML003 content of `reply` is coerced to str by an f-string; narrow it "
@@ -182,13 +183,5 @@ def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: P
         "follow_untyped_imports = true\n",
         encoding="utf-8",
     )
-    followed = subprocess.run(
-        [LOOMLINT, "check", "-q", "--no-cache", "app.py"],
-        cwd=project,
-        env={**os.environ, "PYTHONPATH": str(site)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    followed = _loomlint("-q", "app.py", cwd=project, python_path=site)
     assert (followed.returncode, followed.stdout, followed.stderr) == (0, "", "")
