@@ -9,10 +9,10 @@ from mypy_runs import MypyRun, run_mypy, write_project
 
 HELPERS = """\
 from loomlint.content import LlmMessage
+from typing import Any
 
-
-def loose_text(value: object) -> str:
-    return ""
+def loose_text(value: Any) -> str:
+    return str(value.strip())
 
 
 def show(m: LlmMessage) -> str:

@@ -44,9 +44,10 @@ def test_messages_are_the_engines(fixture_run: MypyRun) -> None:
         "content of `m` is used as one branch by len(), but it may be a list of parts; "
         "narrow it with isinstance() first, or use text_of(...)"
     ]
-    assert fixture_run.messages("plugin_uses.py", 59) == [
-        "content of `m` is passed to parameter `value` of `takes_object()`, declared `object`, "
-        "but it may be a list of parts; narrow it with isinstance() first, or use text_of(...)"
+    assert fixture_run.messages("plugin_uses.py", 62) == [
+        "content of `m` is passed to parameter `value` of `shout()`, declared `Any`, where it is "
+        "used as one branch by `.upper()` (line 93), but it may be a list of parts; narrow it "
+        "with isinstance() first, or use text_of(...)"
     ]
     assert fixture_run.messages("plugin_casts.py", 11) == [
         "content of `m` is cast to `str` instead of being narrowed; use text_of(...), or "
