@@ -231,10 +231,12 @@ def test_the_guard_accepts_valid_requests_and_fences_each_untrusted_part(
 
 def test_the_strategies_reach_the_interesting_cases() -> None:
     # Guards the strategies themselves: untrusted media is generated, and so are valid
-    # requests with both untrusted media and answered tool calls.
+    # requests with both untrusted media and answered tool calls. Derandomized: this asks
+    # whether the strategies can reach the cases, which one fixed sample answers; a random
+    # one missed untrusted media in 100 messages about once a few hundred runs (CI, turn 23).
     seen: list[str] = []
 
-    @settings(max_examples=100, deadline=None, database=None)
+    @settings(max_examples=200, deadline=None, database=None, derandomize=True)
     @given(messages, valid_requests())
     def probe(message: LlmMessage, request: LlmRequest) -> None:
         parts = to_parts(message.content)
