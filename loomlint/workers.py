@@ -15,10 +15,11 @@ import importlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import queue
 import threading
 import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from loomlint.analysis.typefacts import FileTypes
@@ -80,7 +81,14 @@ class _Waiting:
 
 
 class AnalysisPool:
-    """Worker processes, each a one-process executor, so that the pool can grow on demand."""
+    """Worker processes, each a one-process executor, so that the pool can grow on demand.
+
+    Analyses are handed to the workers by the caller's thread (``submit``) and, as workers
+    free up, by a feeder thread of the pool's own: never from an executor's done-callback.
+    Those run on the executor's management thread, and on Python 3.13, when a worker dies,
+    while it holds the executor's shutdown lock, which ``submit`` takes too: a callback that
+    submits would wait for itself, and the run would hang for good.
+    """
 
     def __init__(self, settings: Settings, plan: PoolPlan, *, debug: bool = False) -> None:
         self._settings = settings
@@ -91,8 +99,12 @@ class AnalysisPool:
         self._waiting: collections.deque[_Waiting] = collections.deque()
         self._queued_bytes = 0  # source bytes submitted and not finished
         self._growth_held = False
-        # Reentrant: a future already done when its callback is added runs it at once.
+        # Reentrant: growing the pool dispatches, and both hold it.
         self._lock = threading.RLock()
+        # What the done-callbacks tell the feeder: the slot whose analysis finished, and its
+        # size; None stops the feeder.
+        self._finished_slots: queue.SimpleQueue[tuple[int, int] | None] = queue.SimpleQueue()
+        self._feeder: threading.Thread | None = None
         for _ in range(plan.initial):
             self._add_worker()
 
@@ -107,6 +119,11 @@ class AnalysisPool:
         executor.submit(_ready)
         self._executors.append(executor)
         self._in_flight.append(0)
+        if self._feeder is None:
+            self._feeder = threading.Thread(
+                target=self._feed, name="loomlint-pool-feeder", daemon=True
+            )
+            self._feeder.start()
 
     @property
     def parallel(self) -> bool:
@@ -173,15 +190,23 @@ class AnalysisPool:
                 future.add_done_callback(functools.partial(self._finished, slot, waiting))
 
     def _finished(self, slot: int, waiting: _Waiting, future: Future[FileResult]) -> None:
-        with self._lock:
-            self._in_flight[slot] -= 1
-            self._queued_bytes -= len(waiting.task.source)
-            self._dispatch()
-        error = future.exception()
-        if error is not None:
+        """A done-callback: passes the outcome on, and leaves the rest to the feeder."""
+        if future.cancelled():
+            waiting.result.set_exception(CancelledError())
+        elif (error := future.exception()) is not None:
             waiting.result.set_exception(error)
         else:
             waiting.result.set_result(future.result())
+        self._finished_slots.put((slot, len(waiting.task.source)))
+
+    def _feed(self) -> None:
+        """The feeder thread: a worker that finished an analysis takes the next waiting one."""
+        while (finished := self._finished_slots.get()) is not None:
+            slot, size = finished
+            with self._lock:
+                self._in_flight[slot] -= 1
+                self._queued_bytes -= size
+                self._dispatch()
 
     def close(self) -> None:
         # Waiting lets the workers release the pool's semaphores: the console script leaves
@@ -189,6 +214,10 @@ class AnalysisPool:
         for executor in self._executors:
             executor.shutdown(wait=True, cancel_futures=True)
         self._executors.clear()
+        if self._feeder is not None:
+            self._finished_slots.put(None)
+            self._feeder.join()
+            self._feeder = None
 
 
 _worker_settings: Settings | None = None
