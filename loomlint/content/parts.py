@@ -138,7 +138,12 @@ LlmContentPart: TypeAlias = (
 """Any content part."""
 
 Content: TypeAlias = str | list[LlmContentPart]
-"""A message's content: a string, or a list of parts. Read it with `text_of` / `to_parts`."""
+"""A message's content: a string, or a list of parts. Read it with `text_of` / `to_parts`.
+
+At run time it is the ``types.UnionType`` ``str | list[LlmContentPart]``, for annotations and
+``typing.get_args``; it is no ``isinstance`` target (a list's items cannot be checked so:
+Python 3.10 raises ``TypeError`` for every value, 3.11 and later for every value but a str).
+Tell the branches apart with ``isinstance(c, str)`` or `has_structured_parts`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,18 @@ def test_content_is_a_runtime_union_of_str_and_a_list_of_the_six_parts() -> None
     assert text is str
     assert typing.get_origin(listed) is list
     assert set(typing.get_args(typing.get_args(listed)[0])) == set(PART_CLASSES)
-    assert isinstance("x", Content)
+
+
+def test_content_is_no_isinstance_target_on_any_supported_python() -> None:
+    # What `Content` promises at run time (its docstring, docs/index.md "Narrowing"): an alias
+    # for annotations and typing introspection. isinstance cannot check a list's items, so it
+    # refuses the alias: Python 3.10 for every value, 3.11 and later for every value but a str.
+    for value in ([TextPart("a")], [], b"x", 1, None):
+        with pytest.raises(TypeError, match="parameterized generic"):
+            isinstance(value, Content)
+    # The checks that narrow it instead.
+    assert content.has_structured_parts([TextPart("a")]) is True
+    assert content.has_structured_parts("a") is False
 
 
 def test_guard_errors_share_a_base_and_the_others_stand_apart() -> None:
