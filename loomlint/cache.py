@@ -81,33 +81,49 @@ class CachedResult:
     dependency_key: str | None
 
 
+# What a file is taken to be unchanged by: (mtime_ns, ctime_ns, size). The status-change
+# time is the kernel's: an edit that keeps the size and sets the modification time back
+# (``touch -d``, a restore) still moves it. See docs/performance.md, "What a cached result is
+# keyed on".
+FileStamp = tuple[int, int, int]
+_MISSING: FileStamp = (-1, -1, -1)
+
+
 def files_key(paths: Iterable[str]) -> str:
     """The dependency key of a result judged with other files read (without types, the
-    project modules its imports name): their (mtime_ns, size) now."""
+    project modules its imports name): their stamps now."""
     return json.dumps(sorted(stat_files(paths).items()))
 
 
 def files_unchanged(key: str) -> bool:
     """Whether the files a ``files_key`` recorded are as they were then."""
     try:
-        recorded = json.loads(key)
-        stats = {str(path): (int(stat[0]), int(stat[1])) for path, stat in recorded}
+        stats = {str(path): _stamp(stat) for path, stat in json.loads(key)}
     except (ValueError, TypeError, IndexError, RecursionError):
         return False
     return stat_files(stats) == stats
 
 
-def stat_files(paths: Iterable[str]) -> dict[str, tuple[int, int]]:
-    """(mtime_ns, size) of each path; a missing file is recorded as (-1, -1)."""
-    stats: dict[str, tuple[int, int]] = {}
+def stat_files(paths: Iterable[str]) -> dict[str, FileStamp]:
+    """The stamp of each path; a missing file is recorded as (-1, -1, -1)."""
+    stats: dict[str, FileStamp] = {}
     for path in paths:
         try:
             status = os.stat(path)
         except OSError:
-            stats[path] = (-1, -1)
+            stats[path] = _MISSING
         else:
-            stats[path] = (status.st_mtime_ns, status.st_size)
+            stats[path] = (status.st_mtime_ns, status.st_ctime_ns, status.st_size)
     return stats
+
+
+def _stamp(recorded: object) -> FileStamp:
+    """A stamp read back from JSON; raises ``ValueError`` or ``TypeError`` for another shape
+    (a record of an older loomlint's two numbers, say)."""
+    if not isinstance(recorded, list) or len(cast("list[object]", recorded)) != 3:
+        raise ValueError("not a file stamp")
+    mtime, ctime, size = cast("list[int]", recorded)
+    return (int(mtime), int(ctime), int(size))
 
 
 class ResultStore(Protocol):
@@ -126,7 +142,7 @@ class ResultStore(Protocol):
 
     def build_unchanged(self, targets: Iterable[str]) -> bool: ...
 
-    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None: ...
+    def record_build(self, targets: Iterable[str], inputs: dict[str, FileStamp]) -> None: ...
 
 
 class MemoryResultCache:
@@ -159,7 +175,7 @@ class MemoryResultCache:
         del targets
         return False
 
-    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None:
+    def record_build(self, targets: Iterable[str], inputs: dict[str, FileStamp]) -> None:
         del targets, inputs
 
 
@@ -260,14 +276,13 @@ class ResultCache:
             return False
         try:
             recorded = {
-                str(path): (int(stat[0]), int(stat[1]))
-                for path, stat in cast("dict[str, list[int]]", inputs).items()
+                str(path): _stamp(stat) for path, stat in cast("dict[str, object]", inputs).items()
             }
-        except (TypeError, ValueError, IndexError, KeyError):
+        except (TypeError, ValueError):
             return False
         return stat_files(recorded) == recorded
 
-    def record_build(self, targets: Iterable[str], inputs: dict[str, tuple[int, int]]) -> None:
+    def record_build(self, targets: Iterable[str], inputs: dict[str, FileStamp]) -> None:
         record = {
             "format": _FORMAT,
             "version": implementation_fingerprint(),

@@ -889,6 +889,13 @@ def _settings_and_files(
             f"{_count(len(files), 'file')} of {len(discovery.files)}",
             quiet=quiet,
         )
+        from loomlint.preset_inference import presets_of_files
+
+        # Every shard takes the presets the whole run would: its messages and fix offers
+        # are the whole run's.
+        settings, presets_note = presets_of_files(settings, discovery.files)
+        if presets_note is not None:
+            _stderr(f"note: {presets_note}", quiet=quiet)
     return settings, files
 
 
@@ -982,7 +989,8 @@ def _run_in_daemon(
             _stderr(f"note: daemon: {exc}; checking here")
         return None
     if daemon.verbose:
-        _stderr(f"note: daemon: checked by the daemon (pid {run.pid}) in {run.seconds:.2f} s")
+        cold = " (a cold start: it built the project's types first)" if run.cold else ""
+        _stderr(f"note: daemon: checked by the daemon (pid {run.pid}) in {run.seconds:.2f} s{cold}")
     return run
 
 

@@ -17,6 +17,7 @@ A run over the whole project chooses the same presets in every front end.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -54,7 +55,30 @@ def with_inferred_presets(settings: Settings, sources: Iterable[bytes]) -> Setti
     if not settings.inferable_presets:
         return settings
     available = {preset.name: preset for preset in settings.inferable_presets}
-    chosen = imported_presets(sources, available)
+    return _with_chosen(settings, imported_presets(sources, available))
+
+
+def with_presets_chosen(settings: Settings, names: Sequence[str]) -> Settings:
+    """``settings`` with the presets named, as ``with_inferred_presets`` gives them when
+    they are the ones imported (a daemon takes so the presets its client chose before the
+    run, from more files than it checks: ``--shard``)."""
+    if not settings.inferable_presets:
+        return settings
+    available = {preset.name: preset for preset in settings.inferable_presets}
+    return _with_chosen(settings, tuple(name for name in available if name in names))
+
+
+def presets_of_files(settings: Settings, files: Iterable[str]) -> tuple[Settings, str | None]:
+    """``chosen_presets`` fed ``files`` (relative to ``settings.cwd``) read from disk, at
+    most ``MAX_FILES_READ`` of them."""
+    if not settings.inferable_presets:
+        return settings, None
+    paths = (settings.cwd / f for f in itertools.islice(files, MAX_FILES_READ))
+    return chosen_presets(settings, _read(paths))
+
+
+def _with_chosen(settings: Settings, chosen: tuple[str, ...]) -> Settings:
+    available = {preset.name: preset for preset in settings.inferable_presets}
     decided = dataclasses.replace(settings, inferable_presets=())
     if not chosen or chosen == DEFAULT_PRESETS:
         return decided  # the default: nothing to say

@@ -387,6 +387,7 @@ class _Run:
         try:
             result = oracle.analyze(files, consumer)
             self._fact_seconds += result.fact_seconds
+            self.notes.extend(note for note in result.notes if note not in self.notes)
             return result
         except OracleUnavailable as exc:
             # Each file analysed without types says so (LML904): in every format, and in the

@@ -26,6 +26,7 @@ from pathlib import Path
 import libcst as cst
 
 from loomlint.analysis.index import ModuleIndex, build_index
+from loomlint.cache import FileStamp, stat_files
 
 # How many folders above the importing file an absolute import's package is looked for in.
 _MAX_ANCESTORS = 8
@@ -138,11 +139,11 @@ def _candidates(folder: Path, module: str) -> Iterator[Path]:
 
 
 @functools.lru_cache(maxsize=512)
-def _parsed_at(path: str, mtime_ns: int, size: int) -> ModuleIndex | None:
+def _parsed_at(path: str, stamp: FileStamp) -> ModuleIndex | None:
     """The index of a stub of the module: its imports and its classes' headers and annotated
     fields, which is all the evidence reads of it (parsing the whole module with LibCST would
     cost as much as analysing it)."""
-    del mtime_ns  # part of the cache key only: an edited module is read again
+    size = stamp[2]  # the whole stamp is the cache key: an edited module is read again
     if size > _MAX_BYTES:
         return None
     try:
@@ -221,8 +222,5 @@ def _is_self_attribute(node: ast.expr) -> bool:
 
 
 def _parsed(path: str) -> ModuleIndex | None:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return None
-    return _parsed_at(path, status.st_mtime_ns, status.st_size)
+    stamp = stat_files([path])[path]
+    return None if stamp[2] < 0 else _parsed_at(path, stamp)

@@ -27,6 +27,7 @@ import hashlib
 import io
 import os
 import re
+import tempfile
 import time
 import traceback
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+import platformdirs
 from mypy import build
 from mypy.build import BuildManager, Graph, State, default_data_dir
 from mypy.errors import CompileError
@@ -58,7 +60,7 @@ from loomlint.analysis.facts import FactCollector, types_content
 from loomlint.analysis.typefacts import (
     FileTypes,
 )
-from loomlint.cache import stat_files
+from loomlint.cache import FileStamp, stat_files
 from loomlint.spi import SpiModel
 
 _INTERNAL_ERROR = re.compile(
@@ -90,8 +92,8 @@ class OracleResult:
     # modules it depends on, the options that affect its types, mypy's version.
     dependency_keys: dict[str, str] = field(default_factory=dict[str, str])
     # Every file the build read (the modules of its graph, its configuration), with the
-    # (mtime_ns, size) it had: while none of them changes, neither can any type.
-    inputs: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
+    # stamp it had: while none of them changes, neither can any type.
+    inputs: dict[str, FileStamp] = field(default_factory=dict[str, FileStamp])
     # Modules mypy checked rather than loaded from its cache, besides the forced files: none
     # when the cache (the user's own mypy's, say) was fresh.
     rechecked: set[str] = field(default_factory=set[str])
@@ -100,6 +102,8 @@ class OracleResult:
     # Facts of files not forced that mypy checked all the same (a module they import changed):
     # a file whose cached result turns out stale is analysed from them, with no second build.
     spare: dict[str, FileTypes] = field(default_factory=dict[str, FileTypes])
+    # What the run says about how types were had (a mypy cache it could not write, ...).
+    notes: list[str] = field(default_factory=list[str])
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +113,7 @@ class _Built:
 
     facts: dict[str, FileTypes]
     dependency_keys: dict[str, str]
-    inputs: dict[str, tuple[int, int]]
+    inputs: dict[str, FileStamp]
     unreadable: dict[str, str]
     rechecked: frozenset[str]
     spare: dict[str, FileTypes]
@@ -148,11 +152,12 @@ class MypyOracle:
         self._spi = spi
         self._config_file = config_file
         self._project_plugins = project_plugins
+        self._notes: list[str] = []
 
     def analyze(
         self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
     ) -> OracleResult:
-        result = OracleResult()
+        result = OracleResult(notes=self._notes)
         pending = {os.path.abspath(f.path): f for f in files}
         for _attempt in range(_MAX_CRASH_RETRIES + 1):
             if not pending:
@@ -194,6 +199,7 @@ class MypyOracle:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
         sources, options = self._mypy_options([f.path for f in files])
+        self._use_writable_cache(options)
         targets: list[BuildSource] = []
         # Forced files mypy reads from disk: those it does not check in the build (its cache
         # is fresh for them) are type-checked afterwards, one at a time (``_check_alone``).
@@ -330,6 +336,26 @@ class MypyOracle:
         rechecked = frozenset(built.manager.rechecked_modules - forced_modules)
         return _Built(facts, keys, stat_files(read), unreadable, rechecked, spare, fact_seconds[0])
 
+    def _use_writable_cache(self, options: Options) -> None:
+        """mypy's cache folder, or a private one when it cannot be written: mypy stops with
+        an error where it cannot write its cache, and every file would go without types."""
+        if not options.incremental or options.cache_dir == os.devnull:
+            return
+        problem = _unwritable(
+            os.path.join(options.cache_dir, "{}.{}".format(*options.python_version))
+        )
+        if problem is None:
+            return
+        private = platformdirs.user_cache_path("loomlint", appauthor=False) / "mypy-cache"
+        private /= hashlib.sha256(os.fsencode(os.path.abspath(options.cache_dir))).hexdigest()[:16]
+        note = (
+            f"mypy's cache folder '{options.cache_dir}' cannot be written ({problem}); this run "
+            f"keeps mypy's cache in a private folder instead: '{private}'"
+        )
+        if note not in self._notes:
+            self._notes.append(note)
+        options.cache_dir = str(private)
+
     def _facts_of(
         self,
         source: SourceFile,
@@ -430,6 +456,19 @@ def _release(manager: BuildManager, state: State) -> None:
         free_tree(state.tree)
         state.tree.defs.clear()
     manager.errors.reset()
+
+
+def _unwritable(folder: str) -> str | None:
+    """Why no file can be written in ``folder`` (created if missing), or None."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".loomlint-probe-")
+    except OSError as exc:
+        return str(exc)
+    os.close(descriptor)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return None
 
 
 class _TargetCrash(Exception):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import socketserver
 import struct
@@ -25,10 +26,11 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from loomlint import __version__
-from loomlint.config import CliOverrides
+from loomlint.config import CliOverrides, load_settings
 from loomlint.discovery import discover_files
 from loomlint.runner import RunResult
 from loomlint.server.endpoint import (
@@ -40,6 +42,7 @@ from loomlint.server.endpoint import (
     encode,
     environment_digest,
     file_result_to_json,
+    remove_stale_socket,
     socket_path,
     trusted_socket,
 )
@@ -65,27 +68,41 @@ class Daemon:
         self.started = time.time()
         self.requests = 0
         self.stopped = threading.Event()
+        self._inode = -1
 
     def listen(self) -> None:
         """Bind the socket (0600), replacing a stale one; raises ``EndpointError`` when a
         daemon already answers there."""
-        with contextlib.suppress(EndpointError):
-            trusted_socket(self.path)
-            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                probe.connect(os.fspath(self.path))
-            except OSError:
-                self.path.unlink()  # nobody listens: a daemon that died left it
-            else:
-                raise EndpointError(f"a daemon already listens on {self.path}")
-            finally:
-                probe.close()
+        remove_stale_socket(self.path)  # nobody listens: a daemon that died left it
+        if os.path.lexists(self.path):
+            trusted_socket(self.path)  # else it says what is there instead
+            raise EndpointError(f"a daemon already listens on {self.path}")
+        # Bound and listening under a name of its own first, then linked into place: a
+        # socket found at the path is always listening, so none is taken for a dead
+        # daemon's (and removed) in the instant between bind() and listen().
+        binding = self.path.with_name(f"{self.path.stem}.{os.getpid()}.binding")
+        with contextlib.suppress(FileNotFoundError):
+            binding.unlink()
         previous = os.umask(0o177)
         try:
-            self._server = _Server(os.fspath(self.path), self)
+            self._server = _Server(os.fspath(binding), self)
         finally:
             os.umask(previous)
-        os.chmod(self.path, 0o600)
+        try:
+            os.chmod(binding, 0o600)
+            self._inode = os.lstat(binding).st_ino
+            os.link(binding, self.path)
+        except FileExistsError:
+            self._server.server_close()
+            raise EndpointError(f"a daemon already listens on {self.path}") from None
+        finally:
+            binding.unlink()
+
+    def remove_socket(self) -> None:
+        """Remove this daemon's socket (only its own: never one bound there since)."""
+        with contextlib.suppress(OSError):
+            if os.lstat(self.path).st_ino == self._inode:
+                self.path.unlink()
 
     def serve(self) -> None:
         """Answer requests until ``stop``."""
@@ -94,8 +111,7 @@ class Daemon:
             self._server.serve_forever(poll_interval=0.2)
         finally:
             self._server.server_close()
-            with contextlib.suppress(OSError):
-                self.path.unlink()
+            self.remove_socket()
             self.stopped.set()
 
     def stop(self) -> None:
@@ -177,6 +193,7 @@ class Daemon:
                 "warnings": run.warnings,
                 "pid": os.getpid(),
                 "seconds": round(time.perf_counter() - started, 3),
+                "cold": self.project.last_check_cold,
             },
         )
 
@@ -218,6 +235,7 @@ def run_daemon(root: Path, *, warm_up: bool = True) -> None:
     project = Project(root)
     daemon = Daemon(project, lambda work: worker.submit(work))
     daemon.listen()
+    _remove_socket_when_stopped(daemon)
     print(f"loomlint daemon {os.getpid()} listening on {daemon.path} for {root}", flush=True)
     if warm_up:
         worker.submit(_warm_up, project)
@@ -227,13 +245,38 @@ def run_daemon(root: Path, *, warm_up: bool = True) -> None:
         worker.shutdown(wait=False, cancel_futures=True)
 
 
+def _remove_socket_when_stopped(daemon: Daemon) -> None:
+    """SIGTERM and SIGINT end the daemon as they end any loomlint (``loomlint.interrupt``:
+    exit 143 or 130), once it has removed its socket: no stale socket is left behind."""
+    handlers: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {
+        signal.SIGTERM: signal.getsignal(signal.SIGTERM),
+        signal.SIGINT: signal.getsignal(signal.SIGINT),
+    }
+
+    def stopped(signum: int, frame: FrameType | None) -> None:
+        daemon.remove_socket()
+        previous = handlers[signum]
+        if callable(previous):
+            previous(signum, frame)
+        raise SystemExit(128 + signum)
+
+    for signum in handlers:
+        signal.signal(signum, stopped)
+
+
 def _warm_up(project: Project) -> None:
-    """Check the whole project once, so that the first check asked is warm."""
+    """Check the whole project once, as ``loomlint check`` in its root asks it, so that the
+    first check asked is warm (whatever presets it chooses: the build serves them all)."""
+    started = time.perf_counter()
     try:
-        settings = project.settings()
+        # As the client reads them: presets not configured are left to the run.
+        settings = load_settings(project.root, presets_from="run")
         if settings.types == "none":
+            print("loomlint daemon: no warm-up (types are off)", flush=True)
             return
-        files = [os.path.abspath(f) for f in discover_files([project.root], settings).files]
+        # As the client names them: relative to its folder, the root.
+        discovered = discover_files(["."], settings).files
+        files = [os.path.abspath(settings.cwd / path) for path in discovered]
         project.check_on_disk(
             CheckRequest(
                 cwd=str(project.root),
@@ -246,3 +289,6 @@ def _warm_up(project: Project) -> None:
         )
     except Exception as exc:  # the first request will say what is wrong
         print(f"loomlint daemon: warm-up failed: {exc!r}", file=sys.stderr, flush=True)
+        return
+    seconds = time.perf_counter() - started
+    print(f"loomlint daemon: warmed up: {len(files)} files checked in {seconds:.2f} s", flush=True)

@@ -18,6 +18,8 @@ This module is imported by every ``loomlint check``: it stays light (no mypy, no
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -93,10 +95,34 @@ def trusted_socket(path: Path) -> None:
         raise EndpointError(f"the socket '{path}' belongs to another user; it is not used")
 
 
+def remove_stale_socket(path: Path) -> bool:
+    """Remove the socket at ``path`` if it is this user's and nobody listens on it (its
+    daemon was killed); whether it did. A daemon that is alive, even hung, keeps it."""
+    try:
+        trusted_socket(path)
+    except EndpointError:
+        return False
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(os.fspath(path))
+    except ConnectionRefusedError:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return False
+
+
+@functools.cache
 def environment_digest() -> str:
     """What makes two loomlint processes judge alike besides the settings: loomlint's code
-    and catalog, mypy's version, and the Python environment (its installed packages are
-    the types mypy finds)."""
+    and catalog, mypy's version, and the Python environment. Taken once per process: a
+    daemon compares what it runs, not what was installed after it started. (Packages
+    installed into the environment meanwhile are the warm build's to notice:
+    ``WarmMypy`` watches the folders mypy finds packages in.)"""
     try:
         mypy_version = metadata.version("mypy")
     except metadata.PackageNotFoundError:
@@ -116,6 +142,9 @@ class CheckRequest:
     files: tuple[str, ...]
     settings: str
     environment: str
+    # The presets the client chose before the run, from more files than it checks
+    # (``--shard``); None when the run chooses them from its files (or they are configured).
+    presets: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -127,6 +156,7 @@ class CheckRequest:
             "files": list(self.files),
             "settings": self.settings,
             "environment": self.environment,
+            "presets": None if self.presets is None else list(self.presets),
         }
 
     @classmethod
@@ -147,6 +177,7 @@ class CheckRequest:
             no_project_plugins=bool(raw["no_project_plugins"]),
         )
         config = data["config"]
+        presets = data.get("presets")
         return cls(
             cwd=str(data["cwd"]),
             config=None if config is None else str(config),
@@ -154,6 +185,7 @@ class CheckRequest:
             files=tuple(str(f) for f in cast("list[object]", data["files"])),
             settings=str(data["settings"]),
             environment=str(data["environment"]),
+            presets=None if presets is None else tuple(str(p) for p in presets),
         )
 
 
@@ -167,6 +199,8 @@ class DaemonRun:
     warnings: list[str] = field(default_factory=list[str])
     pid: int = 0
     seconds: float = 0.0
+    # Whether the daemon had to build the project from scratch for it.
+    cold: bool = False
     # The presets the daemon chose are not sent back: only `fix` reuses a run's settings,
     # and it never asks the daemon.
     settings: Settings | None = None
@@ -257,6 +291,9 @@ def check_with_daemon(
         files=tuple(absolute),
         settings=settings.settings_fingerprint(),
         environment=environment_digest(),
+        # Presets already chosen (configured, or by the client from more files than it
+        # checks): the daemon takes the same.
+        presets=None if settings.inferable_presets else tuple(p.name for p in settings.presets),
     )
     answer = exchange(socket_path(settings.project_root), request.to_json(), client_timeout())
     if answer.get("event") == "refused":
@@ -271,6 +308,7 @@ def check_with_daemon(
             warnings=[str(warning) for warning in answer["warnings"]],
             pid=int(answer["pid"]),
             seconds=float(answer["seconds"]),
+            cold=answer.get("cold") is True,
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise EndpointError(f"the daemon's answer is malformed ({exc!r})") from None

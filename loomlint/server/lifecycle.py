@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from loomlint.server.endpoint import EndpointError, exchange, socket_path
+from loomlint.server.endpoint import EndpointError, exchange, remove_stale_socket, socket_path
 
 # Seconds `start` waits for the new daemon to answer, and `stop` for it to go.
 _START_SECONDS = 60.0
@@ -32,10 +35,18 @@ def _ask(root: Path, op: str) -> dict[str, Any] | None:
         return None
 
 
+def _none_runs(root: Path) -> str:
+    """That no daemon runs for ``root``; a socket a killed one left is removed (and said)."""
+    path = socket_path(root)
+    if remove_stale_socket(path):
+        return f"no loomlint daemon runs for {root} (removed the socket it left: {path})"
+    return f"no loomlint daemon runs for {root}"
+
+
 def daemon_status(root: Path) -> tuple[bool, str]:
     status = _ask(root, "status")
     if status is None or status.get("event") != "status":
-        return False, f"no loomlint daemon runs for {root}"
+        return False, _none_runs(root)
     return True, (
         f"loomlint daemon {status.get('pid')} runs for {status.get('root')} "
         f"(loomlint {status.get('version')}, up {status.get('uptime')} s, "
@@ -44,11 +55,33 @@ def daemon_status(root: Path) -> tuple[bool, str]:
     )
 
 
+@contextlib.contextmanager
+def _starting(root: Path) -> Iterator[None]:
+    """One ``start`` at a time for a project: a second one waits, then finds the first's
+    daemon running (and neither truncates the other's log)."""
+    lock = socket_path(root).with_suffix(".lock")
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
 def start_daemon(root: Path, config_path: Path | None) -> str:
+    with _starting(root):
+        return _start(root, config_path)
+
+
+def _start(root: Path, config_path: Path | None) -> str:
     running, text = daemon_status(root)
     if running:
         return f"already running: {text}"
     log = log_path(root)
+    # A daemon that did not answer may still be writing its log (a hung one): it keeps
+    # writing to the previous log, which is kept beside the new one.
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(log, log.with_name(log.name + ".previous"))
     descriptor = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
     command = [sys.executable, "-c", "from loomlint.cli import console_main; console_main()"]
     command += ["daemon", "run"]
@@ -78,7 +111,7 @@ def start_daemon(root: Path, config_path: Path | None) -> str:
 def stop_daemon(root: Path) -> str:
     answer = _ask(root, "stop")
     if answer is None or answer.get("event") != "stopping":
-        return f"no loomlint daemon runs for {root}"
+        return _none_runs(root)
     deadline = time.monotonic() + _STOP_SECONDS
     while time.monotonic() < deadline and socket_path(root).exists():
         time.sleep(0.05)

@@ -25,7 +25,7 @@ from loomlint.cache import MemoryResultCache
 from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
 from loomlint.diagnostics import FileResult
 from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.preset_inference import chosen_presets
+from loomlint.preset_inference import chosen_presets, with_presets_chosen
 from loomlint.runner import RunResult, read_sources, run_check
 from loomlint.server.endpoint import CheckRequest, environment_digest
 from loomlint.server.warm import UpdateStats, WarmMypy
@@ -58,6 +58,8 @@ class Project:
         self._stores: dict[str, MemoryResultCache] = {}
         # Notes of the last typed check (mypy unavailable, ...), for the server's log.
         self.notes: list[str] = []
+        # Whether the last check on disk had to build the project from scratch.
+        self.last_check_cold = False
 
     def settings(self) -> Settings:
         """The current settings, read again if a configuration file changed.
@@ -121,6 +123,8 @@ class Project:
             )
         except ConfigError as exc:
             raise Refused(f"it cannot read the configuration ({exc})") from None
+        if request.presets is not None:
+            settings = with_presets_chosen(settings, request.presets)
         if settings.settings_fingerprint() != request.settings:
             raise Refused("it reads the configuration otherwise (changed meanwhile?)")
         if settings.project_root != self.root:
@@ -141,8 +145,13 @@ class Project:
         self._stores[fingerprint] = store  # the most recently used last
         while len(self._stores) > _KEPT_STORES:
             del self._stores[next(iter(self._stores))]
-        oracle = self._warm_mypy(settings).on_disk()
-        run = run_check(files, settings, oracle=oracle, result_cache=store, sources=sources)
+        # One warm build serves every choice of presets: only the facts read differ.
+        warm = self._warm_mypy(settings)
+        cold_builds = warm.cold_builds
+        run = run_check(
+            files, settings, oracle=warm.on_disk(settings.spi), result_cache=store, sources=sources
+        )
+        self.last_check_cold = warm.cold_builds != cold_builds
         if note is not None:
             run.notes.insert(0, note)
         return run
@@ -158,7 +167,7 @@ class Project:
         return self._warm.last if self._warm is not None else None
 
     def _warm_mypy(self, settings: Settings) -> WarmMypy:
-        key = (settings.spi, settings.mypy_config_file, settings.project_mypy_plugins)
+        key = (settings.mypy_config_file, settings.project_mypy_plugins)
         if self._warm is not None and key != self._warm_key:
             self._warm = None
             self._stores.clear()
@@ -169,7 +178,7 @@ class Project:
             except DiscoveryError:
                 files = []
             self._warm = WarmMypy(
-                settings.spi,
+                self.settings().spi,  # the editor's: a check on disk names its own
                 config_file=settings.mypy_config_file,
                 project_plugins=settings.project_mypy_plugins,
                 project_root=settings.project_root,

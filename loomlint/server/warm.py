@@ -24,8 +24,8 @@ import io
 import os
 import secrets
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mypy import build
@@ -33,7 +33,6 @@ from mypy.build import BuildManager, State
 from mypy.errors import CompileError
 from mypy.find_sources import InvalidSourceList, create_source_list
 from mypy.fscache import FileSystemCache
-from mypy.fswatcher import FileSystemWatcher
 from mypy.modulefinder import BuildSource
 from mypy.nodes import Expression
 from mypy.options import Options
@@ -50,6 +49,8 @@ from loomlint.analysis.oracle import (
     TypeOracle,
 )
 from loomlint.analysis.typefacts import FileTypes
+from loomlint.cache import FileStamp, stat_files
+from loomlint.server.watch import ContentWatcher
 from loomlint.spi import SpiModel
 
 # Files of the project whose syntax error stops the first build are left out of it, one at a
@@ -57,6 +58,9 @@ from loomlint.spi import SpiModel
 _MAX_LEFT_OUT = 20
 # A buffer's stand-in path: no file by that name is ever read or written.
 _SHADOW_SUFFIX = ".loomlint-buffer"
+# The SPIs whose facts and dependency keys are kept (checks with other presets, see
+# ``_Reader``); the daemon keeps as many result stores.
+_KEPT_READERS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,20 @@ class UpdateStats:
 
     cold_build: bool
     updated_modules: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Reader:
+    """How the files on disk were read under one SPI (``analyze_on_disk``): mypy's build
+    serves every SPI alike, but the facts read from it are the SPI's.
+
+    ``processed``: how often each module was (re)processed since its facts could last have
+    differed, a module's dependency key on disk; ``epoch`` tells these keys from those of
+    any reader before it. ``facts``: the facts last read for each module."""
+
+    epoch: str = field(default_factory=lambda: secrets.token_hex(8))
+    processed: dict[str, int] = field(default_factory=dict[str, int])
+    facts: dict[str, FileTypes] = field(default_factory=dict[str, FileTypes])
 
 
 class WarmMypy(MypyOracle):
@@ -83,11 +101,17 @@ class WarmMypy(MypyOracle):
         project_files: Sequence[str],
     ) -> None:
         super().__init__(spi, config_file=config_file, project_plugins=project_plugins)
+        # The editor's checks read facts for this SPI; a check on disk for its run's.
+        self._editor_spi = spi
         self._root = str(project_root.resolve())
         self._project_files = [os.path.abspath(path) for path in project_files]
         self._fscache = FileSystemCache()
-        self._watcher = FileSystemWatcher(self._fscache)
+        self._watcher = ContentWatcher()
         self._manager: FineGrainedBuildManager | None = None
+        # The folders where the build looked for modules, as they were then: a package
+        # installed into one of them since (a new entry) may be what an import could not
+        # find, which only a new build finds.
+        self._search_folders: dict[str, FileStamp] = {}
         self._options: Options | None = None
         # Absolute path -> module id, for every module the build knows by path.
         self._modules: dict[str, str] = {}
@@ -95,12 +119,12 @@ class WarmMypy(MypyOracle):
         # file on disk stands again (the buffer was closed).
         self._overlaid: set[str] = set()
         self.last = UpdateStats(cold_build=False, updated_modules=())
-        # How often each module was (re)processed: a module's dependency key on disk. The
-        # epoch tells this build's keys from those of any build before it.
-        self._epoch = secrets.token_hex(8)
-        self._processed: dict[str, int] = {}
-        # The facts last read for each module from the file on disk (``on_disk``).
-        self._read_facts: dict[str, FileTypes] = {}
+        # How many times the project was built from scratch (the first time, and after
+        # a crash or a package installed).
+        self.cold_builds = 0
+        # By SPI, the most recently used last; ``_reader`` is the current one's.
+        self._readers: dict[SpiModel, _Reader] = {}
+        self._reader = _Reader()
 
     @property
     def started(self) -> bool:
@@ -111,18 +135,24 @@ class WarmMypy(MypyOracle):
     ) -> OracleResult:
         """Types of the editor's buffers ``files``, whose text stands in for the files'."""
         buffers = {os.path.abspath(f.path): f for f in files}
+        self._spi = self._editor_spi
         return self._guarded(
             lambda result: self._update(
                 self._manager or self._start(buffers, result), buffers, consumer, result
             )
         )
 
-    def on_disk(self) -> TypeOracle:
-        """This build as the oracle of a ``loomlint check`` run: files as they are on disk."""
-        return _OnDisk(self)
+    def on_disk(self, spi: SpiModel | None = None) -> TypeOracle:
+        """This build as the oracle of a ``loomlint check`` run: files as they are on disk,
+        their facts read for ``spi`` (the run's presets; by default the build's own)."""
+        return _OnDisk(self, spi or self._editor_spi)
 
     def analyze_on_disk(
-        self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
+        self,
+        files: Sequence[SourceFile],
+        consumer: FactsConsumer | None = None,
+        *,
+        spi: SpiModel | None = None,
     ) -> OracleResult:
         """Types of the forced ``files`` as they are on disk, and every file's dependency
         key (how often mypy processed its module in this build)."""
@@ -130,21 +160,34 @@ class WarmMypy(MypyOracle):
         forced = {path: f for path, f in wanted.items() if f.force}
 
         def run(result: OracleResult) -> FineGrainedBuildManager:
+            self._read_for(spi or self._editor_spi)
             taken: set[str] = set()
             manager = self._manager or self._start({}, result, forced, consumer, taken)
-            before = dict(self._processed)
+            before = dict(self._reader.processed)
             self._update_on_disk(
-                manager, {p: f for p, f in forced.items() if p not in taken}, consumer, result
+                manager,
+                {p: f for p, f in forced.items() if p not in taken},
+                wanted,
+                consumer,
+                result,
             )
             self._confirm_unchanged(manager, wanted, before)
             for path, source in wanted.items():
                 module = self._modules.get(path) or path
                 result.dependency_keys[source.path] = (
-                    f"{self._epoch}:{module}:{self._processed.get(module, 0)}"
+                    f"{self._reader.epoch}:{module}:{self._reader.processed.get(module, 0)}"
                 )
             return manager
 
         return self._guarded(run)
+
+    def _read_for(self, spi: SpiModel) -> None:
+        """Take facts for ``spi`` from now on (the build itself serves every SPI)."""
+        self._spi = spi
+        self._reader = self._readers.pop(spi) if spi in self._readers else _Reader()
+        self._readers[spi] = self._reader
+        while len(self._readers) > _KEPT_READERS:
+            del self._readers[next(iter(self._readers))]
 
     def _confirm_unchanged(
         self,
@@ -160,11 +203,11 @@ class WarmMypy(MypyOracle):
             module = self._modules.get(path)
             if source.force or module is None:
                 continue
-            if self._processed.get(module, 0) == before.get(module, 0):
+            if self._reader.processed.get(module, 0) == before.get(module, 0):
                 continue
-            known = self._read_facts.get(module)
+            known = self._reader.facts.get(module)
             if known is not None and self._recheck(fine, path, source, None) == known:
-                self._processed[module] = before.get(module, 0)
+                self._reader.processed[module] = before.get(module, 0)
 
     def _guarded(self, work: Callable[[OracleResult], FineGrainedBuildManager]) -> OracleResult:
         result = OracleResult()
@@ -173,6 +216,8 @@ class WarmMypy(MypyOracle):
         # language server's stdout is its protocol stream.
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             try:
+                if self._manager is not None and self._search_folders_changed():
+                    self._reset()
                 cold = self._manager is None
                 manager = work(result)
             except OracleUnavailable:
@@ -190,15 +235,18 @@ class WarmMypy(MypyOracle):
         """The editor closed ``path``: from the next update, mypy reads the file on disk."""
         self._overlaid.add(os.path.abspath(path))
 
+    def _search_folders_changed(self) -> bool:
+        return stat_files(self._search_folders) != self._search_folders
+
     def _reset(self) -> None:
         self._manager = None
         self._options = None
         self._modules.clear()
-        self._processed.clear()
-        self._read_facts.clear()
-        self._epoch = secrets.token_hex(8)
+        self._readers.clear()
+        self._reader = _Reader()
         self._fscache = FileSystemCache()
-        self._watcher = FileSystemWatcher(self._fscache)
+        self._watcher = ContentWatcher()
+        self._search_folders = {}
 
     def _start(
         self,
@@ -248,7 +296,10 @@ class WarmMypy(MypyOracle):
                 continue
             manager = FineGrainedBuildManager(built)
             self._manager = manager
+            self.cold_builds += 1
             self._options = options
+            search = built.manager.search_paths
+            self._search_folders = stat_files([*search.package_path, *search.mypy_path])
             self._modules = {}
             self._learn_modules(manager)
             self._watcher.find_changed()  # records what the build read
@@ -289,8 +340,9 @@ class WarmMypy(MypyOracle):
                 name = name.rpartition(".")[0]
             if name:
                 touched.add(name)
-        for module in touched:
-            self._processed[module] = self._processed.get(module, 0) + 1
+        for reader in self._readers.values():
+            for module in touched:
+                reader.processed[module] = reader.processed.get(module, 0) + 1
 
     def _take_facts(
         self,
@@ -312,9 +364,9 @@ class WarmMypy(MypyOracle):
             result.failures[source.path] = f"internal error while reading mypy's types ({detail})"
             facts = None
         if on_disk and facts is not None:
-            self._read_facts[state.id] = facts
+            self._reader.facts[state.id] = facts
         elif on_disk:
-            self._read_facts.pop(state.id, None)
+            self._reader.facts.pop(state.id, None)
         if facts is not None:
             result.files[source.path] = facts
         return facts
@@ -323,6 +375,7 @@ class WarmMypy(MypyOracle):
         self,
         fine: FineGrainedBuildManager,
         forced: dict[str, SourceFile],
+        wanted: Mapping[str, SourceFile],
         consumer: FactsConsumer | None,
         result: OracleResult,
     ) -> None:
@@ -335,7 +388,11 @@ class WarmMypy(MypyOracle):
         fine.flush_cache()
         manager.shadow_map.clear()
         manager.shadow_equivalence_map.clear()
-        on_disk = [path for path in self._watcher.find_changed() if path in self._modules]
+        on_disk = [
+            path
+            for path in sorted({*self._watcher.find_changed(), *self._not_as_built(wanted)})
+            if path in self._modules
+        ]
         # A forced file mypy has as it is on disk only needs its types read again (its
         # cached result is stale: mypy re-processed something in it); updating it would
         # also re-process everything that depends on it.
@@ -357,6 +414,26 @@ class WarmMypy(MypyOracle):
             )
         for path, source in unchanged.items():
             self._recheck(fine, path, source, consumer, result)
+
+    def _not_as_built(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` whose bytes on disk are not those mypy last parsed: the checked
+        files are compared by content whatever their timestamps say (a file that changed
+        while the build read it included)."""
+        assert self._manager is not None
+        graph = self._manager.graph
+        differ: set[str] = set()
+        for path in paths:
+            state = graph.get(self._modules.get(path, ""))
+            if state is None or state.source_hash is None:
+                continue
+            try:
+                with open(path, "rb") as file:
+                    data = file.read()
+            except OSError:
+                continue  # gone: the watcher says so
+            if hash_digest(data) != state.source_hash:
+                differ.add(path)
+        return differ
 
     def _recheck(
         self,
@@ -515,13 +592,14 @@ class WarmMypy(MypyOracle):
 class _OnDisk:
     """A ``WarmMypy`` as the oracle of a check run (``WarmMypy.on_disk``)."""
 
-    def __init__(self, warm: WarmMypy) -> None:
+    def __init__(self, warm: WarmMypy, spi: SpiModel) -> None:
         self._warm = warm
+        self._spi = spi
 
     def analyze(
         self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
     ) -> OracleResult:
-        return self._warm.analyze_on_disk(files, consumer)
+        return self._warm.analyze_on_disk(files, consumer, spi=self._spi)
 
 
 class _Messages:

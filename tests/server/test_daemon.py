@@ -13,18 +13,18 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import langchain_sample
 import pytest
+from daemon_harness import ANSWERED, LOOMLINT, Daemon, loomlint, wait_gone
+from daemon_harness import daemon_env as _env
+from daemon_harness import runtime as runtime  # a fixture
 from lsp_harness import Session, summary
 
 pytestmark = pytest.mark.slow
-
-LOOMLINT = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
 
 CONFIG = """\
 [tool.loomlint]
@@ -86,15 +86,6 @@ STRIP_IN_TEST = (
     "but it may be a list of parts; narrow it with isinstance() first, or use text_of(...)\n"
 )
 EVERYTHING = SHOUT + STRIP_IN_TEST + "Found 2 findings (1 fixable with `loomlint fix`).\n"
-ANSWERED = "note: daemon: checked by the daemon (pid "
-
-
-@pytest.fixture
-def runtime() -> Iterator[Path]:
-    """A short runtime folder of the test's own (a socket path holds ~100 bytes at most)."""
-    with tempfile.TemporaryDirectory(prefix="ll-") as folder:
-        os.chmod(folder, 0o700)
-        yield Path(folder)
 
 
 @pytest.fixture
@@ -108,38 +99,6 @@ def project(tmp_path: Path) -> Path:
     (root / "pkg" / "app.py").write_text(APP)
     (root / "tests" / "test_app.py").write_text(TEST_FILE)
     return root
-
-
-def _env(runtime: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LOOMLINT_")}
-    return {**env, "XDG_RUNTIME_DIR": str(runtime), **extra}
-
-
-def loomlint(cwd: Path, runtime: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*LOOMLINT, *args],
-        cwd=cwd,
-        env=_env(runtime, **env),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
-class Daemon:
-    def __init__(self, root: Path, runtime: Path) -> None:
-        self.root = root
-        self.runtime = runtime
-        started = loomlint(root, runtime, "daemon", "start")
-        assert started.returncode == 0, started.stderr
-        assert started.stdout.startswith("started: loomlint daemon "), started.stdout
-        self.pid = int(started.stdout.split()[3])
-
-    def stop(self) -> None:
-        loomlint(self.root, self.runtime, "daemon", "stop")
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
 
 
 @pytest.fixture
@@ -244,7 +203,7 @@ def test_a_killed_daemon_leaves_a_stale_socket_and_check_works_without_it(
     project: Path, runtime: Path, daemon: Daemon
 ) -> None:
     os.kill(daemon.pid, signal.SIGKILL)
-    _wait_gone(daemon.pid)
+    wait_gone(daemon.pid)
     assert socket_of(runtime).exists()
     done = loomlint(project, runtime, "check", "-v")
     assert "note: daemon: no daemon answers on its socket (a stale socket?); checking here" in (
@@ -359,17 +318,6 @@ def _socket_name(project: Path, runtime: Path) -> str:
     return done.stdout.strip()
 
 
-def _wait_gone(pid: int) -> None:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        # A child of ours stays a zombie until reaped; `start` detached it, so it is not.
-        time.sleep(0.05)
-
-
 def test_the_language_server_answers_check_with_the_files_on_disk(
     project: Path, runtime: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -454,3 +402,115 @@ def test_a_file_mypy_re_processed_keeps_its_result_when_its_types_did_not_change
         loomlint(project, runtime, "daemon", "stop")
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_the_warm_up_succeeds_and_the_first_checks_are_warm_whatever_their_presets(
+    project: Path, runtime: Path
+) -> None:
+    (project / "pkg" / "chat.py").write_text(langchain_sample.APP)
+    running = Daemon(project, runtime)
+    try:
+        # Asked at once, each check waits for the warm-up, which built the project's types.
+        # A shard's presets are the whole run's: the daemon takes those its client chose.
+        for args in ((), ("pkg/chat.py",), ("pkg/app.py",), ("--shard", "1/2"), ("--shard", "2/2")):
+            done = loomlint(project, runtime, "check", "-v", *args)
+            answered = done.stderr.splitlines()[0]
+            assert answered.startswith(ANSWERED), done.stderr
+            assert answered.endswith(" s"), answered  # no "(a cold start: ...)"
+            local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
+            assert (done.stdout, done.returncode) == (local.stdout, local.returncode)
+        log = running.log()
+        assert "warm-up failed" not in log
+        assert "loomlint daemon: warmed up: 5 files checked in " in log
+    finally:
+        running.stop()
+
+
+def test_a_package_installed_while_the_daemon_runs_is_found(tmp_path: Path, runtime: Path) -> None:
+    # A folder on the Python path where mypy looks for packages, as site-packages is.
+    site = tmp_path / "site"
+    site.mkdir()
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[tool.loomlint]\n")
+    (root / "show.py").write_text(
+        "from notes import Note\n\n\ndef show(note: Note) -> str:\n    return str(note.content)\n"
+    )
+    path = [str(site), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {"PYTHONPATH": os.pathsep.join(path), "MYPY_CACHE_DIR": str(tmp_path / "mypy-cache")}
+    running = Daemon(root, runtime, **env)
+    try:
+        before = loomlint(root, runtime, "check", "-v", **env)
+        assert ANSWERED in before.stderr
+        assert "warning: mypy could not find notes, which defines the messages read" in (
+            before.stderr
+        )
+        (site / "notes").mkdir()
+        (site / "notes" / "__init__.py").write_text("class Note:\n    content: str\n")
+        (site / "notes" / "py.typed").write_text("")
+        after = loomlint(root, runtime, "check", "-v", **env)
+        local = loomlint(root, runtime, "check", "--no-daemon", "--no-cache", **env)
+        assert (local.stdout, local.stderr, local.returncode) == ("All checks passed.\n", "", 0)
+        assert (after.stdout, after.returncode) == (local.stdout, local.returncode)
+        assert after.stderr.startswith(ANSWERED) and after.stderr.count("\n") == 1, after.stderr
+    finally:
+        running.stop()
+
+
+def test_a_daemon_stopped_by_sigterm_removes_its_socket(project: Path, runtime: Path) -> None:
+    running = Daemon(project, runtime)
+    os.kill(running.pid, signal.SIGTERM)
+    wait_gone(running.pid)
+    assert list((runtime / "loomlint").glob("*.sock")) == []
+    done = loomlint(project, runtime, "daemon", "status")
+    assert (done.stdout, done.returncode) == (f"no loomlint daemon runs for {project}\n", 1)
+
+
+def test_status_and_stop_remove_the_socket_a_killed_daemon_left(
+    project: Path, runtime: Path
+) -> None:
+    for command in ("status", "stop"):
+        running = Daemon(project, runtime)
+        os.kill(running.pid, signal.SIGKILL)
+        wait_gone(running.pid)
+        path = socket_of(runtime)
+        done = loomlint(project, runtime, "daemon", command)
+        assert (done.stdout, done.returncode) == (
+            f"no loomlint daemon runs for {project} (removed the socket it left: {path})\n",
+            1 if command == "status" else 0,
+        )
+        assert not path.exists()
+        again = loomlint(project, runtime, "daemon", command)
+        assert again.stdout == f"no loomlint daemon runs for {project}\n"
+
+
+def test_concurrent_starts_start_one_daemon_and_keep_its_log(project: Path, runtime: Path) -> None:
+    starts = [
+        subprocess.Popen(
+            [*LOOMLINT, "daemon", "start"],
+            cwd=project,
+            env=_env(runtime),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outcomes = [start.communicate(timeout=300) for start in starts]
+    pids = {int(out.split()[3]) for out, _ in outcomes if out.startswith("started: ")}
+    try:
+        assert [start.returncode for start in starts] == [0, 0, 0], outcomes
+        assert len(pids) == 1, outcomes
+        (pid,) = pids
+        assert sorted(out.split(":")[0] for out, _ in outcomes) == [
+            "already running",
+            "already running",
+            "started",
+        ]
+        (log,) = (runtime / "loomlint").glob("*.log")
+        assert log.read_text().startswith(f"loomlint daemon {pid} listening on "), log.read_text()
+    finally:
+        loomlint(project, runtime, "daemon", "stop")
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

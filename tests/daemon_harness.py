@@ -1,0 +1,75 @@
+"""The real `loomlint daemon` and `loomlint check` as subprocesses, each test with a runtime
+folder of its own (tests/server/test_daemon.py, tests/robustness/)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+LOOMLINT = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
+# How `check -v` says the daemon answered.
+ANSWERED = "note: daemon: checked by the daemon (pid "
+
+
+@pytest.fixture
+def runtime() -> Iterator[Path]:
+    """A short runtime folder of the test's own (a socket path holds ~100 bytes at most)."""
+    with tempfile.TemporaryDirectory(prefix="ll-") as folder:
+        os.chmod(folder, 0o700)
+        yield Path(folder)
+
+
+def daemon_env(runtime: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOOMLINT_")}
+    return {**env, "XDG_RUNTIME_DIR": str(runtime), **extra}
+
+
+def loomlint(cwd: Path, runtime: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LOOMLINT, *args],
+        cwd=cwd,
+        env=daemon_env(runtime, **env),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+class Daemon:
+    def __init__(self, root: Path, runtime: Path, **env: str) -> None:
+        self.root = root
+        self.runtime = runtime
+        started = loomlint(root, runtime, "daemon", "start", **env)
+        assert started.returncode == 0, started.stderr
+        assert started.stdout.startswith("started: loomlint daemon "), started.stdout
+        self.pid = int(started.stdout.split()[3])
+
+    def stop(self) -> None:
+        loomlint(self.root, self.runtime, "daemon", "stop")
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def log(self) -> str:
+        (log,) = (self.runtime / "loomlint").glob("*.log")
+        return log.read_text()
+
+
+def wait_gone(pid: int) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        # A child of ours stays a zombie until reaped; `start` detached it, so it is not.
+        time.sleep(0.05)
