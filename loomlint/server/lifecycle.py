@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ def daemon_status(root: Path) -> tuple[bool, str]:
 
 
 @contextlib.contextmanager
-def _starting(root: Path) -> Iterator[None]:
+def _starting(root: Path) -> Generator[None, None, None]:
     """One ``start`` at a time for a project: a second one waits, then finds the first's
     daemon running (and neither truncates the other's log)."""
     lock = socket_path(root).with_suffix(".lock")
