@@ -299,7 +299,15 @@ class WarmMypy(MypyOracle):
             self.cold_builds += 1
             self._options = options
             search = built.manager.search_paths
-            self._search_folders = stat_files([*search.package_path, *search.mypy_path])
+            self._search_folders = stat_files(
+                folder
+                for folder in map(os.path.abspath, [*search.package_path, *search.mypy_path])
+                # A folder of the project's own sources (an editable install puts the root
+                # on the path) changes with every file saved by rename: its files are
+                # watched one by one instead. (A virtual environment inside the project
+                # holds none of its sources, and is watched.)
+                if not any(_nested(path, folder) for path in self._project_files)
+            )
             self._modules = {}
             self._learn_modules(manager)
             self._watcher.find_changed()  # records what the build read
@@ -609,6 +617,10 @@ class _Messages:
     def __call__(self, filename: str | None, new_messages: list[str], is_serious: bool) -> None:
         del filename, is_serious
         self.messages = (self.messages + new_messages)[-200:]
+
+
+def _nested(inner: str, outer: str) -> bool:
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
 def _blocking_path(messages: list[str], project: list[str], left_out: set[str]) -> str | None:

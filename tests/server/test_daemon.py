@@ -13,9 +13,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import langchain_sample
 import pytest
@@ -88,9 +90,7 @@ STRIP_IN_TEST = (
 EVERYTHING = SHOUT + STRIP_IN_TEST + "Found 2 findings (1 fixable with `loomlint fix`).\n"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
+def make_project(root: Path) -> Path:
     (root / "pkg").mkdir(parents=True)
     (root / "tests").mkdir()
     (root / "pyproject.toml").write_text(CONFIG)
@@ -99,6 +99,31 @@ def project(tmp_path: Path) -> Path:
     (root / "pkg" / "app.py").write_text(APP)
     (root / "tests" / "test_app.py").write_text(TEST_FILE)
     return root
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path / "project")
+
+
+class Shared(NamedTuple):
+    project: Path
+    runtime: Path
+    daemon: Daemon
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
+    """One project and its daemon for the tests that change nothing in the project: each
+    start costs a process and a warm-up build."""
+    root = make_project(tmp_path_factory.mktemp("shared") / "project")
+    with tempfile.TemporaryDirectory(prefix="ll-") as folder:
+        os.chmod(folder, 0o700)
+        running = Daemon(root, Path(folder))
+        try:
+            yield Shared(root, Path(folder), running)
+        finally:
+            running.stop()
 
 
 @pytest.fixture
@@ -130,8 +155,9 @@ def socket_of(runtime: Path) -> Path:
     ],
 )
 def test_the_daemon_gives_the_report_of_a_local_check_byte_for_byte(
-    project: Path, runtime: Path, daemon: Daemon, args: tuple[str, ...]
+    shared: Shared, args: tuple[str, ...]
 ) -> None:
+    project, runtime, _ = shared
     via_daemon = loomlint(project, runtime, "check", "-v", *args)
     local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
     assert ANSWERED in via_daemon.stderr
@@ -141,8 +167,9 @@ def test_the_daemon_gives_the_report_of_a_local_check_byte_for_byte(
 
 
 def test_the_text_report_is_the_expected_one_from_the_project_and_from_a_subfolder(
-    project: Path, runtime: Path, daemon: Daemon
+    shared: Shared,
 ) -> None:
+    project, runtime, _ = shared
     done = loomlint(project, runtime, "check", "-v")
     assert ANSWERED in done.stderr
     assert done.returncode == 1
@@ -159,23 +186,6 @@ def test_the_text_report_is_the_expected_one_from_the_project_and_from_a_subfold
         project / "pkg", runtime, "check", "--no-daemon", "--no-cache", ".", "../tests"
     )
     assert local.stdout == in_subfolder.stdout
-
-
-def test_the_daemon_chooses_the_presets_from_the_files_checked_as_a_local_check_does(
-    project: Path, runtime: Path, daemon: Daemon
-) -> None:
-    (project / "pkg" / "chat.py").write_text(langchain_sample.APP)
-    for args, presets in ((("pkg/chat.py",), "langchain"), ((), "loom, langchain")):
-        note = (
-            f"note: no preset configured; using {presets} (from the imports of the checked files)\n"
-        )
-        via_daemon = loomlint(project, runtime, "check", "-v", *args)
-        answered, rest = via_daemon.stderr.split("\n", 1)
-        assert (answered.startswith(ANSWERED), rest) == (True, note)
-        local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
-        assert local.stderr == note
-        assert (via_daemon.stdout, via_daemon.returncode) == (local.stdout, local.returncode)
-        assert "chat.py:5:31: LML003 [*] content of `reply`" in local.stdout
 
 
 def test_the_daemon_follows_edits_on_disk(project: Path, runtime: Path, daemon: Daemon) -> None:
@@ -233,9 +243,8 @@ def test_a_hung_daemon_is_given_up_on(project: Path, runtime: Path, daemon: Daem
     assert done.stdout == EVERYTHING
 
 
-def test_no_daemon_and_its_variable_check_here(
-    project: Path, runtime: Path, daemon: Daemon
-) -> None:
+def test_no_daemon_and_its_variable_check_here(shared: Shared) -> None:
+    project, runtime, _ = shared
     flag = loomlint(project, runtime, "check", "-v", "--no-daemon")
     assert "note: daemon: not asked (--no-daemon); checking here" in flag.stderr
     variable = loomlint(project, runtime, "check", "-v", LOOMLINT_NO_DAEMON="1")
@@ -246,9 +255,8 @@ def test_no_daemon_and_its_variable_check_here(
         assert done.stdout == (EVERYTHING)
 
 
-def test_the_daemon_declines_files_outside_its_project(
-    project: Path, runtime: Path, daemon: Daemon, tmp_path: Path
-) -> None:
+def test_the_daemon_declines_files_outside_its_project(shared: Shared, tmp_path: Path) -> None:
+    project, runtime, _ = shared
     outside = tmp_path / "outside.py"
     outside.write_text(
         "from loomlint.content import LlmMessage\n\n\n"
@@ -404,20 +412,34 @@ def test_a_file_mypy_re_processed_keeps_its_result_when_its_types_did_not_change
             os.kill(pid, signal.SIGKILL)
 
 
-def test_the_warm_up_succeeds_and_the_first_checks_are_warm_whatever_their_presets(
+def test_the_warm_up_succeeds_and_the_daemon_chooses_presets_as_a_local_check_does(
     project: Path, runtime: Path
 ) -> None:
+    # The LangChain file is there before the daemon starts: its warm-up builds LangChain's
+    # types once (an update that adds them costs several times a cold build).
     (project / "pkg" / "chat.py").write_text(langchain_sample.APP)
     running = Daemon(project, runtime)
     try:
-        # Asked at once, each check waits for the warm-up, which built the project's types.
-        # A shard's presets are the whole run's: the daemon takes those its client chose.
+        # Asked at once, each check waits for the warm-up, which built the project's types:
+        # none is a cold start, whatever presets its files choose. A shard's presets are the
+        # whole run's: the daemon takes those its client chose.
+        reports: dict[tuple[str, ...], tuple[str, str]] = {}
         for args in ((), ("pkg/chat.py",), ("pkg/app.py",), ("--shard", "1/2"), ("--shard", "2/2")):
             done = loomlint(project, runtime, "check", "-v", *args)
-            (answered,) = (line for line in done.stderr.splitlines() if line.startswith(ANSWERED))
-            assert answered.endswith(" s"), answered  # no "(a cold start: ...)"
+            lines = done.stderr.splitlines(keepends=True)
+            (answered,) = (line for line in lines if line.startswith(ANSWERED))
+            assert answered.endswith(" s\n"), answered  # no "(a cold start: ...)"
             local = loomlint(project, runtime, "check", "--no-daemon", "--no-cache", *args)
             assert (done.stdout, done.returncode) == (local.stdout, local.returncode)
+            reports[args] = (local.stdout, local.stderr)
+            assert "".join(line for line in lines if line != answered) == local.stderr
+        for args, presets in ((("pkg/chat.py",), "langchain"), ((), "loom, langchain")):
+            stdout, stderr = reports[args]
+            assert stderr == (
+                f"note: no preset configured; using {presets} (from the imports of the checked "
+                "files)\n"
+            )
+            assert "chat.py:5:31: LML003 [*] content of `reply`" in stdout
         log = running.log()
         assert "warm-up failed" not in log
         assert "loomlint daemon: warmed up: 5 files checked in " in log
@@ -435,7 +457,8 @@ def test_a_package_installed_while_the_daemon_runs_is_found(tmp_path: Path, runt
     (root / "show.py").write_text(
         "from notes import Note\n\n\ndef show(note: Note) -> str:\n    return str(note.content)\n"
     )
-    path = [str(site), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    # The project's own folder is on the path too, as an editable install puts it.
+    path = [str(site), str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {"PYTHONPATH": os.pathsep.join(path), "MYPY_CACHE_DIR": str(tmp_path / "mypy-cache")}
     running = Daemon(root, runtime, **env)
     try:
@@ -452,6 +475,12 @@ def test_a_package_installed_while_the_daemon_runs_is_found(tmp_path: Path, runt
         assert (local.stdout, local.stderr, local.returncode) == ("All checks passed.\n", "", 0)
         assert (after.stdout, after.returncode) == (local.stdout, local.returncode)
         assert after.stderr.startswith(ANSWERED) and after.stderr.count("\n") == 1, after.stderr
+        assert after.stderr.endswith(" (a cold start: it built the project's types first)\n")
+        # A new file of the project's own (its folder on the path changes) costs no new build.
+        (root / "other.py").write_text("X = 1\n")
+        again = loomlint(root, runtime, "check", "-v", **env)
+        assert again.stdout == "All checks passed.\n"
+        assert again.stderr.startswith(ANSWERED) and again.stderr.endswith(" s\n"), again.stderr
     finally:
         running.stop()
 
