@@ -138,9 +138,12 @@ def test_a_file_named_like_an_option_is_only_a_file_to_mypy(
 
 
 @pytest.mark.parametrize("output_format", ["json", "sarif"])
-def test_a_broken_mypy_cache_shows_in_the_report_and_the_exit_status(
+def test_a_broken_mypy_cache_folder_costs_the_run_its_cache_never_its_types(
     tmp_path: Path, output_format: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # mypy cannot write a cache there (issue 21: such a folder used to turn types off for the
+    # whole run, LML904 on every file): the run keeps mypy's cache in a private folder, says
+    # so, and judges with types.
     monkeypatch.chdir(tmp_path)
     (tmp_path / "not-a-folder").write_text("x\n")
     monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / "not-a-folder"))
@@ -148,13 +151,22 @@ def test_a_broken_mypy_cache_shows_in_the_report_and_the_exit_status(
         "from loomlint.content import LlmMessage, text_of\n\n"
         "def f(m: LlmMessage) -> str:\n    return text_of(m.content)\n"
     )
-    result = CliRunner().invoke(main, ["check", "-q", "--format", output_format, "."])
+    (tmp_path / "bad.py").write_text(
+        "from loomlint.content import LlmMessage\n\n"
+        "def f(m: LlmMessage) -> str:\n    return str(m.content)\n"
+    )
+    result = CliRunner().invoke(main, ["check", "--format", output_format, "."])
     report = json.loads(result.stdout)
     if output_format == "sarif":
         found = [
-            (r["ruleId"], r["message"]["text"].split(" (")[0]) for r in report["runs"][0]["results"]
+            (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+            for r in report["runs"][0]["results"]
         ]
     else:
-        found = [(d["code"], d["message"].split(" (")[0]) for d in report]
-    assert found == [("LML904", "types unavailable: mypy could not run")]
-    assert result.exit_code == 1  # not 0: the run did not do what it was asked
+        found = [(d["code"], d["line"]) for d in report]
+    assert found == [("LML003", 4)]
+    assert result.exit_code == 1
+    assert (
+        f"note: mypy's cache folder '{tmp_path / 'not-a-folder'}' cannot be written ("
+        in result.stderr
+    )
