@@ -109,7 +109,7 @@ def test_the_daemon_answers_from_the_text_on_disk_after_same_size_edits(
     (project / "dep.py").write_text(dep)
     strip = (
         "use.py:4:12: LML001 content of `m` is used as one branch by `.strip()`, but it "
-        "may be a list of parts; narrow it with isinstance() first\n"
+        "may be a list of parts; narrow it with isinstance() first, or use text_of(...)\n"
         "Found 1 finding.\n"
     )
     running = Daemon(project, runtime)
