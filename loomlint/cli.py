@@ -704,7 +704,14 @@ def _unified_diff(path: str, before: str, after: str) -> str:
 
 
 @main.command("server")
-def server_command() -> None:
+@click.option(
+    "--no-project-plugins",
+    is_flag=True,
+    help="Build types without the plugins the project's mypy configuration names: opening a "
+    "folder then runs none of its code (the initialization option noProjectPlugins says the "
+    "same).",
+)
+def server_command(no_project_plugins: bool) -> None:
     """Run the language server (LSP over stdin/stdout) for an editor.
 
     Findings as you type, with types from a mypy build kept warm in memory, quick fixes and
@@ -712,7 +719,7 @@ def server_command() -> None:
     """
     from loomlint.server.lsp import serve
 
-    raise SystemExit(serve())
+    raise SystemExit(serve(no_project_plugins=no_project_plugins))
 
 
 # --- daemon ------------------------------------------------------------------------------------

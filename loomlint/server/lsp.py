@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import sys
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -37,7 +38,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from loomlint import __version__
-from loomlint.config import ConfigError
+from loomlint.config import CliOverrides, ConfigError
 from loomlint.diagnostics import FileResult
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.daemon import Daemon
@@ -46,6 +47,9 @@ from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 from loomlint.server.transport import FrameWriter, Gate, read_messages
 
+# The initialization option that keeps the project's mypy plugins out, as
+# --no-project-plugins does.
+_NO_PROJECT_PLUGINS = "noProjectPlugins"
 # Seconds an edit waits for the next before the typed check starts.
 DEBOUNCE_SECONDS = float(os.environ.get("LOOMLINT_SERVER_DEBOUNCE", "0.15"))
 
@@ -63,7 +67,7 @@ class _Published:
 
 
 class LoomlintServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, *, no_project_plugins: bool = False) -> None:
         super().__init__(  # pyright: ignore[reportUnknownMemberType]
             "loomlint",
             __version__,
@@ -71,6 +75,8 @@ class LoomlintServer(LanguageServer):
             protocol_cls=LspLinesProtocol,
         )
         self.project: Project | None = None
+        # --no-project-plugins; the initialization option noProjectPlugins can only add it.
+        self.no_project_plugins = no_project_plugins
         self._quick = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-quick")
         self._typed = ThreadPoolExecutor(max_workers=1, thread_name_prefix="loomlint-typed")
         self._published: dict[str, _Published] = {}
@@ -260,12 +266,52 @@ def _root_of(params: types.InitializeParams) -> Path:
     return Path.cwd()
 
 
-def create_server() -> LoomlintServer:
-    server = LoomlintServer()
+def _no_project_plugins_option(ls: LoomlintServer, options: object) -> bool:
+    """The initialization option ``noProjectPlugins``. A value that is not true or false is
+    taken as true, and said: the safe reading of a switch that keeps code from running."""
+    if options is None:
+        return False
+    if isinstance(options, dict):
+        value = cast("dict[str, object]", options).get(_NO_PROJECT_PLUGINS)
+        if value is None or isinstance(value, bool):
+            return bool(value)
+    ls.window_show_message(
+        types.ShowMessageParams(
+            type=types.MessageType.Error,
+            message=f"loomlint: initializationOptions must be an object whose "
+            f"{_NO_PROJECT_PLUGINS} is true or false, got {json.dumps(options)[:200]}; the "
+            "project's mypy plugins are not loaded",
+        )
+    )
+    return True
+
+
+def _work_in(ls: LoomlintServer, root: Path) -> None:
+    """Work in the project's root, whatever folder the editor started the server in: mypy
+    finds its configuration, ``mypy_path`` and top-level modules from the process's folder,
+    as a ``loomlint check`` run in the root has them."""
+    try:
+        os.chdir(root)
+    except OSError as exc:
+        ls.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Error,
+                message=f"loomlint: cannot work in the workspace folder {root} ({exc}); mypy "
+                f"looks for its configuration from {os.getcwd()}",
+            )
+        )
+
+
+def create_server(*, no_project_plugins: bool = False) -> LoomlintServer:
+    server = LoomlintServer(no_project_plugins=no_project_plugins)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: LoomlintServer, params: types.InitializeParams) -> None:
-        ls.project = Project(_root_of(params))
+        root = _root_of(params)
+        _work_in(ls, root)
+        if _no_project_plugins_option(ls, params.initialization_options):
+            ls.no_project_plugins = True
+        ls.project = Project(root, CliOverrides(no_project_plugins=ls.no_project_plugins))
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: LoomlintServer, params: None) -> None:
@@ -357,7 +403,8 @@ def create_server() -> LoomlintServer:
     return server
 
 
-def serve() -> int:
+def serve(*, no_project_plugins: bool = False) -> int:
     """Run the server on stdin/stdout until the client says exit; the exit status."""
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    return create_server().serve_stream(sys.stdin.buffer, sys.stdout.buffer)
+    server = create_server(no_project_plugins=no_project_plugins)
+    return server.serve_stream(sys.stdin.buffer, sys.stdout.buffer)

@@ -22,7 +22,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from loomlint.cache import MemoryResultCache
-from loomlint.config import LOOMLINT_TOML, PYPROJECT, ConfigError, Settings, load_settings
+from loomlint.config import (
+    LOOMLINT_TOML,
+    PYPROJECT,
+    CliOverrides,
+    ConfigError,
+    Settings,
+    load_settings,
+)
 from loomlint.diagnostics import FileResult
 from loomlint.discovery import DiscoveryError, discover_files
 from loomlint.preset_inference import chosen_presets, with_presets_chosen
@@ -46,8 +53,10 @@ class Project:
     """The checks of one workspace root. ``check_typed`` must be called from one thread only
     (the warm mypy is not thread-safe); ``check_quick`` from any."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, overrides: CliOverrides | None = None) -> None:
         self.root = Path(os.path.abspath(root))
+        # What the server was started with (--no-project-plugins), over the configuration.
+        self._overrides = overrides or CliOverrides()
         self._lock = threading.Lock()
         self._settings: Settings | None = None
         self._stamp: _Stamp = ()
@@ -73,7 +82,7 @@ class Project:
                 self._stores.clear()
                 self._settings = None
                 self._stamp = stamp
-                self._settings = load_settings(self.root)
+                self._settings = load_settings(self.root, overrides=self._overrides)
             return self._settings
 
     def includes(self, path: str) -> bool:
@@ -131,6 +140,11 @@ class Project:
             raise Refused(f"the configuration's project is {settings.project_root}, not its own")
         if settings.types == "none":
             raise Refused("a check without types has no warm types to use")
+        if self._overrides.no_project_plugins and settings.project_mypy_plugins:
+            raise Refused(
+                "it runs without the project's mypy plugins (--no-project-plugins); "
+                "give the check --no-project-plugins too"
+            )
         root = os.path.realpath(self.root)
         for path in request.files:
             if not os.path.isabs(path) or not _within(os.path.realpath(path), root):
@@ -174,7 +188,12 @@ class Project:
         self._warm_key = key
         if self._warm is None:
             try:
-                files = list(discover_files([settings.project_root], settings).files)
+                # Absolute: discovery names files relative to the settings' folder, and the
+                # process may work in another (an editor's, a daemon's starting folder).
+                files = [
+                    os.path.join(settings.cwd, path)
+                    for path in discover_files([settings.project_root], settings).files
+                ]
             except DiscoveryError:
                 files = []
             self._warm = WarmMypy(

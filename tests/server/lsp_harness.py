@@ -18,6 +18,32 @@ from robustness.lsp_reference import apply_workspace_edit
 SERVER_COMMAND = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
 
 
+# Without types, the first function's finding is missed and the second's is a false one
+# (`wire` is the JSON form): which of them is shown tells a typed result from a quick one.
+TYPED_APP = """\
+from __future__ import annotations
+
+import json
+
+from loomlint.content import LlmMessage, LlmMessageDict, to_parts
+
+
+def parts_in_a_tuple(m: LlmMessage) -> str:
+    first = to_parts(m.content)[0]
+    return str((m.role, first))
+
+
+def wired(wire: LlmMessageDict) -> str:
+    return json.dumps(wire["content"])
+"""
+TYPED_SUMMARY = [("LML003", 9, 24, 9, 29)]
+
+
+def typed(params: types.PublishDiagnosticsParams) -> bool:
+    """Whether ``params`` are TYPED_APP's typed findings (those without types differ)."""
+    return any(d.range.start.line == TYPED_SUMMARY[0][1] for d in params.diagnostics)
+
+
 def uri_of(path: Path) -> str:
     uri = from_fs_path(str(path))
     assert uri is not None
@@ -39,12 +65,19 @@ class Session:
             self.published.append(params)
             self._arrived.set()
 
-    async def start(self) -> None:
-        await self.client.start_io(*SERVER_COMMAND, "server", cwd=str(self.root))
+    async def start(
+        self,
+        *args: str,
+        cwd: Path | None = None,
+        initialization_options: object = None,
+    ) -> None:
+        """Start ``loomlint server ARGS`` in ``cwd`` (the root by default) and initialize it."""
+        await self.client.start_io(*SERVER_COMMAND, "server", *args, cwd=str(cwd or self.root))
         await self.client.initialize_async(
             types.InitializeParams(
                 process_id=None,
                 root_uri=uri_of(self.root),
+                initialization_options=initialization_options,
                 capabilities=types.ClientCapabilities(
                     text_document=types.TextDocumentClientCapabilities(
                         publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
