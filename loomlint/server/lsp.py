@@ -38,6 +38,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from loomlint import __version__
+from loomlint.analysis import budget
 from loomlint.config import CliOverrides, ConfigError
 from loomlint.diagnostics import FileResult
 from loomlint.server.convert import code_actions, lsp_diagnostic
@@ -46,6 +47,7 @@ from loomlint.server.documents import LspLinesProtocol
 from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 from loomlint.server.transport import FrameWriter, Gate, read_messages
+from loomlint.workers import file_diagnostic
 
 # The initialization option that keeps the project's mypy plugins out, as
 # --no-project-plugins does.
@@ -197,17 +199,46 @@ class LoomlintServer(LanguageServer):
         if not await self._run(self._quick, lambda: project.includes(path), False):
             return
 
+        loop = asyncio.get_running_loop()
+        started = asyncio.Event()
+
         def check() -> tuple[FileResult, list[types.Diagnostic]]:
+            loop.call_soon_threadsafe(started.set)
             result = project.check_quick(path, snapshot.source)
             return result, _converted(snapshot, result)
 
-        checked = await self._run(self._quick, check, None)
+        checking = asyncio.ensure_future(self._run(self._quick, check, None))
+        # The budget counts from the check's start, not from the wait behind another's.
+        starting = asyncio.ensure_future(started.wait())
+        await asyncio.wait({checking, starting}, return_when=asyncio.FIRST_COMPLETED)
+        starting.cancel()
+        done, _ = await asyncio.wait({checking}, timeout=budget.FILE_SECONDS)
+        if not done:
+            self._over_budget(document, snapshot, path)
+        checked = await checking
         shown = self._published.get(document.uri)
         if checked is None or not self._current(document, snapshot.version):
             return
         if shown is not None and shown.typed and shown.version == snapshot.version:
             return  # the typed result came first
         self._publish(snapshot, *checked, typed=False)
+
+    def _over_budget(self, document: TextDocument, snapshot: _Snapshot, path: str) -> None:
+        """A buffer's first check is past the CLI's per-file budget: say so (LML903) rather
+        than nothing, until its findings come (a file's analysis is bounded by the budget,
+        but not its parsing, nor, on a busy machine, the wait for a processor)."""
+        shown = self._published.get(document.uri)
+        if not self._current(document, snapshot.version) or (
+            shown is not None and shown.version == snapshot.version
+        ):
+            return
+        result = file_diagnostic(
+            path,
+            "LML903",
+            f"the check of this file has taken more than its {budget.FILE_SECONDS:g} s "
+            "budget; its findings replace this when it ends",
+        )
+        self._publish(snapshot, result, _converted(snapshot, result), typed=False)
 
     async def _run(self, executor: ThreadPoolExecutor, work: Callable[[], _T], failed: _T) -> _T:
         loop = asyncio.get_running_loop()

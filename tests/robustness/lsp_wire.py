@@ -45,9 +45,12 @@ def initialize(request_id: int, root: Path) -> bytes:
 class WireServer:
     """The server as a subprocess; its messages parsed as they arrive, on a thread."""
 
-    def __init__(self, cwd: Path, *args: str) -> None:
+    def __init__(self, cwd: Path, *args: str, prelude: str = "") -> None:
+        """``loomlint server ARGS`` in ``cwd``; ``prelude``: Python run in the server's
+        process first (a budget made smaller, say)."""
+        python, option, start = SERVER_COMMAND
         self.process = subprocess.Popen(
-            [*SERVER_COMMAND, "server", *args],
+            [python, option, prelude + start, "server", *args],
             cwd=cwd,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -79,6 +82,14 @@ class WireServer:
     def next_message(self, timeout: float = 30.0) -> dict[str, Any] | None:
         """The next message the server sent (None: it closed its output)."""
         return self._messages.get(timeout=timeout)
+
+    def notification(self, method: str, timeout: float = 30.0) -> dict[str, Any]:
+        """The next notification ``method`` the server sent, skipping the others."""
+        while True:
+            message = self.next_message(timeout)
+            assert message is not None, f"the server ended: {self.stderr()}"
+            if message.get("method") == method:
+                return message
 
     def response(self, request_id: int | None, timeout: float = 30.0) -> dict[str, Any]:
         """The response to ``request_id``, skipping the server's notifications."""

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from loomlint.analysis import budget
+from loomlint.docs import rule_url
 from robustness.cli_json import check_json
+from robustness.lsp_wire import WireServer, initialize, notification
 
 BAD_USE = textwrap.dedent(
     """\
@@ -64,3 +66,90 @@ def test_a_file_over_the_time_budget_is_refused_and_the_rest_reported(
         ),
     ]
     assert code == 2
+
+
+def open_in_server(server: WireServer, root: Path, path: Path, text: str) -> None:
+    server.send(initialize(1, root))
+    server.response(1)
+    server.send(notification("initialized", {}))
+    document = {"uri": path.as_uri(), "languageId": "python", "version": 1, "text": text}
+    server.send(notification("textDocument/didOpen", {"textDocument": document}))
+
+
+def published_codes(server: WireServer) -> list[tuple[str, int, int, str]]:
+    params = server.notification("textDocument/publishDiagnostics", timeout=60)["params"]
+    return [
+        (d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"], d["message"])
+        for d in params["diagnostics"]
+    ]
+
+
+def test_the_servers_over_budget_notice_gives_way_to_the_findings(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.loomlint]\n")
+    small = tmp_path / "small.py"
+    # No time at all: the notice comes at once; the small file's analysis (fewer steps than
+    # one look at the clock) still ends, and its findings replace the notice.
+    server = WireServer(
+        tmp_path, prelude="import loomlint.analysis.budget as b; b.FILE_SECONDS = 0.0; "
+    )
+    try:
+        open_in_server(server, tmp_path, small, BAD_USE)
+        assert published_codes(server) == [
+            (
+                "LML903",
+                0,
+                0,
+                "the check of this file has taken more than its 0 s budget; its findings "
+                "replace this when it ends",
+            )
+        ]
+        assert published_codes(server) == [
+            (
+                "LML003",
+                3,
+                14,
+                "content of `m` is coerced to str by an f-string; use text_of(...)",
+            )
+        ]
+    finally:
+        server.close()
+
+
+def test_a_buffer_past_its_budget_gets_lml903_from_the_server(tmp_path: Path) -> None:
+    """The language server gives a buffer the same budget: a 1.2 MB one whose first check
+    takes longer gets LML903 at the budget's end, not nothing for minutes."""
+    (tmp_path / "pyproject.toml").write_text("[tool.loomlint]\n")
+    big = tmp_path / "big.py"
+    functions = [
+        f'def f{n}(m: LlmMessage) -> str:\n    return f"{{m.content}}"\n' for n in range(20000)
+    ]
+    text = "from loomlint.content import LlmMessage\n\n" + "\n".join(functions)
+    assert 1_200_000 <= len(text.encode()) <= 1_300_000
+    # One second: no machine parses 1.2 MB in it (analysed in worker processes, which keep
+    # the 60 s analysis budget; the server's own watch is what is tested).
+    server = WireServer(
+        tmp_path, prelude="import loomlint.analysis.budget as b; b.FILE_SECONDS = 1.0; "
+    )
+    try:
+        open_in_server(server, tmp_path, big, text)
+        published = server.notification("textDocument/publishDiagnostics", timeout=60)
+        assert published["params"] == {
+            "uri": big.as_uri(),
+            "version": 1,
+            "diagnostics": [
+                {
+                    "range": {
+                        "start": {"line": 0, "character": 0},
+                        "end": {"line": 0, "character": 1},
+                    },
+                    "message": "the check of this file has taken more than its 1 s budget; "
+                    "its findings replace this when it ends",
+                    "severity": 1,
+                    "code": "LML903",
+                    "codeDescription": {"href": rule_url("LML903")},
+                    "source": "loomlint",
+                }
+            ],
+        }
+    finally:
+        server.close()
