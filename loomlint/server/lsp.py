@@ -1,6 +1,10 @@
 """``loomlint server``: the Language Server Protocol over stdio, on pygls.
 
-The event loop only takes messages and publishes results; analyses run on two threads:
+The stream is read by a layer of ours (``transport``: bad frames, lengths and params are
+answered there, and the stream goes on); pygls does the rest. The server works in the
+workspace root it is given, whatever folder it was started in. The event loop only takes
+messages and publishes results; analyses, and the conversion of their findings to LSP
+positions, run on two threads:
 
 - the *quick* thread checks a newly opened file without types (``--no-types``), so its
   findings show at once, before mypy has typed it;
