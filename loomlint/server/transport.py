@@ -337,7 +337,10 @@ async def read_messages(gate: Gate, stdin: BinaryIO) -> int:
                 chunk = os.read(stdin.fileno(), _CHUNK_BYTES)
             except (OSError, ValueError):
                 chunk = b""
-            loop.call_soon_threadsafe(chunks.put_nowait, chunk)
+            try:
+                loop.call_soon_threadsafe(chunks.put_nowait, chunk)
+            except RuntimeError:  # the loop has ended (exit came first): nobody reads on
+                return
             if not chunk:
                 return
 
