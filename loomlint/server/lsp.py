@@ -47,7 +47,7 @@ from loomlint.config import CliOverrides, ConfigError
 from loomlint.diagnostics import FileResult
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.daemon import Daemon
-from loomlint.server.documents import LspLinesProtocol
+from loomlint.server.documents import LspLinesDocument, LspLinesProtocol
 from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 from loomlint.server.transport import FrameWriter, Gate, read_messages
@@ -291,11 +291,11 @@ class LoomlintServer(LanguageServer):
             self._typed.submit(project.forget_buffer, os.path.abspath(path))
 
 
-class _Snapshot(TextDocument):
-    """A buffer's text as a check took it, split into lines once. pygls splits the whole
-    text again for every position it converts: a 1.2 MB buffer's 20,000 findings took three
-    minutes, on the event loop. Converted on the check's thread, against this copy, the
-    findings cost what the check did, and the buffer may change meanwhile."""
+class _Snapshot(LspLinesDocument):
+    """A buffer's text as a check took it, split into lines once (the LSP way). A document
+    splits the whole text again for every position it converts: a 1.2 MB buffer's 20,000
+    findings took minutes, on the event loop. Converted on the check's thread, against this
+    copy, the findings cost what the check did, and the buffer may change meanwhile."""
 
     def __init__(self, document: TextDocument) -> None:
         super().__init__(
@@ -305,7 +305,7 @@ class _Snapshot(TextDocument):
             document.language_id,
             position_codec=document.position_codec,
         )
-        self._split = tuple(self.source.splitlines(True))  # as pygls's `lines`
+        self._split = tuple(super().lines)
 
     @property
     def lines(self) -> Sequence[str]:
