@@ -25,8 +25,11 @@ BAD_USE = textwrap.dedent(
     """
 )
 LOOMLINT = [str(Path(sys.executable).parent / "loomlint")]
-# A user who cannot read what root can: permissions do not stop root.
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+# Root without the capabilities that let it read past permissions: it is refused what any other
+# user would be. It stays root, so it still runs the interpreter wherever that lives (pyenv's
+# Pythons under /root load their libpython from there; another user is refused them).
+DAC_BYPASS = "-dac_override,-dac_read_search"
+WITHOUT_DAC_BYPASS = ["setpriv", f"--inh-caps={DAC_BYPASS}", f"--bounding-set={DAC_BYPASS}", "--"]
 
 
 def _as_a_user() -> list[str]:
@@ -34,7 +37,7 @@ def _as_a_user() -> list[str]:
         return []
     if shutil.which("setpriv") is None:
         pytest.skip("running as root, and no setpriv to drop privileges")
-    return NOBODY
+    return WITHOUT_DAC_BYPASS
 
 
 @pytest.fixture
