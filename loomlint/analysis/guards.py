@@ -9,7 +9,9 @@ isinstance(p, C): continue``, in a comprehension whose condition is the guard, o
 guard in an ``and`` chain). A guard's class must be one a string is never an instance of: a
 builtin other than ``str`` and ``object``, a class of another library or of the project (not
 ``typing`` or ``collections.abc``, whose protocols a string satisfies), and not a subclass of
-``str``. The same syntax decides with and without types.
+``str``. A key test of a block (``if "text" in block``, ``"type" not in block``) guards as well,
+for a key of two or more characters: a character never contains one. The same syntax decides
+with and without types.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import suite_body
+from loomlint.analysis.syntax import string_value, suite_body
 from loomlint.analysis.tree import child_nodes
 
 # Classes a one-character string is an instance of, or may be (protocols, generics).
@@ -130,21 +132,26 @@ class ElementGuards:
             isinstance(test, cst.UnaryOperation)
             and isinstance(test.operator, cst.Not)
             and self._is_guard(test.expression, name)
-        ):
+        ) or _is_key_test(test, name, cst.NotIn):
             scan.guards += 1
             return False
         self._expression(test, name, guarded, scan)
         return False
 
     def _test_fails(self, test: cst.BaseExpression, name: str) -> bool:
-        """Whether the test being false means the guard holds (``not isinstance(p, C)``)."""
+        """Whether the test being false means the guard holds (``not isinstance(p, C)``,
+        ``"type" not in p``)."""
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._is_guard(test.expression, name)
+        if _is_key_test(test, name, cst.NotIn):
+            return True
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
             return self._test_fails(test.left, name) or self._test_fails(test.right, name)
         return False
 
     def _is_guard(self, test: cst.BaseExpression, name: str) -> bool:
+        if _is_key_test(test, name, cst.In):
+            return True
         if not (
             isinstance(test, cst.Call)
             and len(test.args) == 2
@@ -206,6 +213,24 @@ class ElementGuards:
                 self._expression(current.orelse, name, self._test_fails(current.test, name), scan)
                 continue
             stack.extend(child_nodes(current))
+
+
+def _is_key_test(
+    test: cst.BaseExpression, name: str, operator: type[cst.In] | type[cst.NotIn]
+) -> bool:
+    """``"type" in p`` (with ``cst.In``) or ``"type" not in p`` (``cst.NotIn``): a key test of
+    a block, which a character fails, since no string of two or more characters is in one."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    target = test.comparisons[0]
+    key = string_value(test.left)
+    return (
+        isinstance(target.operator, operator)
+        and key is not None
+        and len(key) >= 2
+        and isinstance(target.comparator, cst.Name)
+        and target.comparator.value == name
+    )
 
 
 def _is_attribute_name(node: cst.Name, index: ModuleIndex) -> bool:

@@ -20,7 +20,13 @@ from loomlint.analysis.callees import local_callee, parameter_for
 from loomlint.analysis.evidence import looks_like_content_annotation
 from loomlint.analysis.guards import ElementGuards
 from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import arg_position, dotted_name, is_text_literal, string_value
+from loomlint.analysis.syntax import (
+    arg_position,
+    dotted_name,
+    is_text_literal,
+    single_index,
+    string_value,
+)
 from loomlint.analysis.typefacts import ContentKind
 from loomlint.analysis.typeview import TypeView
 from loomlint.catalog import Sink, SinkCatalog
@@ -232,6 +238,12 @@ class PositionClassifier:
             return _use(f"is used as one branch by `.{parent.attr.value}`")
         if isinstance(parent, cst.Subscript):
             if parent.value is position:
+                key = single_index(parent)
+                if key is not None and string_value(key) is not None:
+                    # content["path"]: neither a string nor a list takes a string key, so the
+                    # code knows the value to be a mapping here (a file dict, a tool result's
+                    # payload), not message content.
+                    return None
                 sliced = any(isinstance(e.slice, cst.Slice) for e in parent.slice)
                 return _use("is sliced" if sliced else "is indexed")
             return None
