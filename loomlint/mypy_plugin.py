@@ -73,6 +73,8 @@ class LoomlintPlugin(Plugin):
             self._config: PluginConfig = load_plugin_config(options)
         except PluginConfigError as problem:
             self._problem = str(problem)
+            return
+        self._analyst = analysis.ModuleAnalyst(self._config.settings)
 
     def _refuse_if_misconfigured(self) -> None:
         if self._problem is not None:
@@ -87,10 +89,14 @@ class LoomlintPlugin(Plugin):
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         self._refuse_if_misconfigured()
         errors = self._checked.errors
-        if errors is not None:
-            # Before mypy's daemon, which calls unused ignores before the end of the module's
-            # check (get_additional_indirect_deps), can call a loom code of one unused.
-            mark_type_ignores_used(errors, file.path, codes.MYPY_CODES)
+        if errors is None or file.path in errors.ignored_files:
+            return []  # mypy reports nothing in this module (an installed package, typeshed)
+        # Before mypy's daemon, which calls unused ignores before the end of the module's
+        # check (get_additional_indirect_deps), can call a loom code of one unused.
+        mark_type_ignores_used(errors, file.path, codes.MYPY_CODES)
+        source = self._checked.parsed_bytes(file.path)
+        if source is not None:
+            self._analyst.offer(file.path, source)
         return []
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
@@ -102,7 +108,7 @@ class LoomlintPlugin(Plugin):
         module = self._checked.checked(file)
         if module is None:
             return set()
-        judgement = analysis.judged(module, analysis.analyse(module, self._config.settings))
+        judgement = analysis.judged(module, self._analyst.analyse(module))
         if self._judgements is None:
             analysis.report(module.errors, judgement)
         else:

@@ -134,7 +134,7 @@ class AnalysisPool:
         return len(self._executors)
 
     def screen(self, sources: Sequence[tuple[str, bytes]]) -> Future[dict[str, bool]] | None:
-        """Start screening files (``engine.may_report``) on the first worker, in the
+        """Start screening files (``prescreen.may_report``) on the first worker, in the
         background: the caller runs mypy meanwhile."""
         if not self._executors or not sources:
             return None
@@ -279,7 +279,7 @@ def _analyse_in_worker(task: Task) -> FileResult:
 
 
 def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
-    from loomlint.analysis.engine import may_report
+    from loomlint.analysis.prescreen import may_report
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
@@ -295,16 +295,25 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
 def analyse_task(task: Task, settings: Settings, debug: bool) -> FileResult:
     from loomlint.analysis.engine import analyze_source
 
-    try:
-        return analyze_source(
+    return guarded_analysis(
+        task.path,
+        lambda: analyze_source(
             task.path, task.source, settings, task.types, types_failure=task.types_failure
-        )
+        ),
+        debug=debug,
+    )
+
+
+def guarded_analysis(path: str, analyse: Callable[[], FileResult], *, debug: bool) -> FileResult:
+    """``analyse()``, or, when loomlint itself fails on the file, its LML905 result."""
+    try:
+        return analyse()
     except Exception as exc:
         if debug:
             raise
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return file_diagnostic(
-            task.path,
+            path,
             "LML905",
             f"internal error while analysing this file ({detail}); "
             "run with --debug for the traceback",

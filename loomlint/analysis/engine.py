@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import libcst as cst
@@ -57,79 +57,181 @@ def analyze_source(
     Where mypy could not find the module defining a content read's receiver (the file's
     ``unresolved`` imports), that read and what flows from it are typed ``Any``: they are
     judged as ``--no-types`` would judge them (``TypeView.covered``), the rest by types.
+
+    It is ``prepare_analysis`` (what needs no types: parse, flow, positions) then
+    ``finish_analysis`` (judging with the types), which the mypy plugin runs apart, the first
+    while mypy is still checking other modules.
     """
-    unresolved = types.unresolved if types is not None else ()
-    deadline = Deadline()
+    screen = screen_source(path, source, settings)
+    if not screen.needs_analysis(types, types_failure):
+        return FileResult(path=path, unresolved_imports=types.unresolved if types else ())
+    prepared = prepare_analysis(screen, settings, imported=needs_imported_classes(types))
+    return finish_analysis(prepared, settings, types, types_failure=types_failure)
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A file as CPython's parser sees it, and whether it may report without types naming one
+    of its values content."""
+
+    path: str
+    source: bytes
+    verdict: Verdict
+    may_report: bool
+
+    def needs_analysis(self, types: FileTypes | None, types_failure: str | None) -> bool:
+        """Whether LibCST must analyse the file, once its types are known."""
+        return self.may_report or types_failure is not None or has_typed_content(types)
+
+
+def screen_source(path: str, source: bytes, settings: Settings) -> Screen:
     verdict = over_size(source) or judge(source)
-    if (
-        verdict.refusal is None
-        and types_failure is None
-        and not has_typed_content(types)
-        and not (settings.report_unused_suppressions and may_hold_suppression(source))
-        and not (
+    may = (
+        verdict.refusal is not None
+        or (settings.report_unused_suppressions and may_hold_suppression(source))
+        or (
             tree_names_content(verdict.tree, settings.spi.screening_words)
             if verdict.tree is not None
             else names_content(source, settings.spi.screening_words)
         )
-    ):
-        return FileResult(path=path, unresolved_imports=unresolved)
-    catalog = load_catalog()
-    result = FileResult(
-        path=path, degraded=types_failure is not None, unresolved_imports=unresolved
     )
-    diagnostics: list[Diagnostic] = []
-    text = ""
+    return Screen(path, source, verdict, may)
+
+
+def needs_imported_classes(types: FileTypes | None) -> bool:
+    """Without types (or for the reads mypy could not type, an import being unresolved), the
+    classes the file imports from the project's other modules are evidence too; elsewhere
+    mypy has read those modules."""
+    return types is None or bool(types.unresolved)
+
+
+def _no_statements(line: int) -> tuple[int, int] | None:
+    del line
+    return None
+
+
+@dataclass(slots=True)
+class PreparedAnalysis:
+    """What analysing a file does before it needs types."""
+
+    screen: Screen
+    # Whether the flow took the project's imported classes as evidence.
+    imported: bool
+    phase_seconds: dict[str, float]
+    consulted: tuple[str, ...] = ()
+    text: str = ""
     statement_range: Callable[[int], tuple[int, int] | None] = _no_statements
-    clock = _PhaseClock(result.phase_seconds)
+    # None when the file could not be parsed or walked (then ``problem`` says why).
+    module: cst.Module | None = None
+    index: ModuleIndex | None = None
+    flow: Mapping[cst.BaseExpression, Value] = field(
+        default_factory=dict[cst.BaseExpression, Value]
+    )
+    # Judging follows content into the module's callees with it (``FlowAnalysis.parameter_values``).
+    analysis: FlowAnalysis | None = None
+    positions: _LazyPositions | None = None
+    problem: _Unanalysable | None = None
+    deadline: Deadline = field(default_factory=Deadline)
+
+
+def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> PreparedAnalysis:
+    """Parse, index and follow the flow of a file, and compute its positions when the flow
+    found anything (what judging needs besides types)."""
+    prepared = PreparedAnalysis(screen, imported, {})
+    deadline = prepared.deadline
+    clock = _PhaseClock(prepared.phase_seconds)
     try:
-        module = _parse(source, verdict)
+        module = _parse(screen.source, screen.verdict)
         # The source as decoded, not module.code: regenerating the code costs a full pass.
-        text = source.decode(module.encoding, errors="replace")
+        prepared.text = screen.source.decode(module.encoding, errors="replace")
         clock.lap("parse")
         index = build_index(module)
-        # Without types (or for the reads mypy could not type, an import being unresolved),
-        # the classes the file imports from the project's other modules are evidence too;
-        # elsewhere mypy has read those modules.
-        imported = ImportedClasses.of(path) if types is None or unresolved else None
-        analysis = FlowAnalysis(module, index, settings.spi, catalog.unrelated, deadline, imported)
+        classes = ImportedClasses.of(screen.path) if imported else None
+        analysis = FlowAnalysis(
+            module, index, settings.spi, load_catalog().unrelated, deadline, classes
+        )
         flow = analysis.run()
-        if imported is not None:
-            result.consulted = tuple(sorted(imported.consulted))
+        if classes is not None:
+            prepared.consulted = tuple(sorted(classes.consulted))
         clock.lap("flow")
         positions = _LazyPositions(module, index)
-        statement_range = positions.statement_range
-        if flow or has_typed_content(types):
-            found = positions.get()
+        prepared.statement_range = positions.statement_range
+        if flow:
+            positions.get()
             clock.lap("positions")
-            diagnostics.extend(
-                _check(path, module, index, found, analysis, settings, catalog, types)
-            )
-            clock.lap("judging")
+        prepared.module, prepared.index, prepared.analysis = module, index, analysis
+        prepared.flow, prepared.positions = flow, positions
     except _Unanalysable as problem:
-        diagnostics.append(_analysis_diagnostic(catalog, path, problem))
-        types_failure = None  # not analysed at all: whether mypy could type it is moot
+        prepared.problem = problem
     except RecursionError:
-        diagnostics.append(
-            _analysis_diagnostic(
-                catalog,
-                path,
-                _Unanalysable("LML903", "the file is nested too deeply to analyse"),
-            )
-        )
-        types_failure = None
+        prepared.problem = _Unanalysable("LML903", "the file is nested too deeply to analyse")
     except OverBudget:
-        diagnostics.append(
-            _analysis_diagnostic(
-                catalog,
-                path,
-                _Unanalysable(
-                    "LML903",
-                    f"the analysis of this file took more than its {deadline.seconds:g} s "
-                    "budget; it was not checked",
-                ),
-            )
+        prepared.problem = _over_budget(deadline)
+    return prepared
+
+
+def _over_budget(deadline: Deadline) -> _Unanalysable:
+    return _Unanalysable(
+        "LML903",
+        f"the analysis of this file took more than its {deadline.seconds:g} s budget; "
+        "it was not checked",
+    )
+
+
+def finish_analysis(
+    prepared: PreparedAnalysis,
+    settings: Settings,
+    types: FileTypes | None,
+    *,
+    types_failure: str | None = None,
+) -> FileResult:
+    """Judge a prepared file with its types (``analyze_source``'s result)."""
+    if prepared.imported != needs_imported_classes(types):
+        # Prepared for types without unresolved imports, which these have: the flow must
+        # take the project's imported classes as evidence after all.
+        prepared = prepare_analysis(
+            prepared.screen, settings, imported=needs_imported_classes(types)
         )
-        types_failure = None
+    path = prepared.screen.path
+    source = prepared.screen.source
+    unresolved = types.unresolved if types is not None else ()
+    catalog = load_catalog()
+    result = FileResult(
+        path=path,
+        unresolved_imports=unresolved,
+        phase_seconds=dict(prepared.phase_seconds),
+        consulted=prepared.consulted,
+    )
+    diagnostics: list[Diagnostic] = []
+    clock = _PhaseClock(result.phase_seconds)
+    module, index, positions = prepared.module, prepared.index, prepared.positions
+    analysis = prepared.analysis
+    if prepared.problem is not None:
+        diagnostics.append(_analysis_diagnostic(catalog, path, prepared.problem))
+        types_failure = None  # not analysed at all: whether mypy could type it is moot
+    elif (
+        module is not None and index is not None and analysis is not None and positions is not None
+    ):
+        try:
+            if prepared.flow or has_typed_content(types):
+                found = positions.get()
+                clock.lap("positions")
+                diagnostics.extend(
+                    _check(path, module, index, found, analysis, settings, catalog, types)
+                )
+                clock.lap("judging")
+        except RecursionError:
+            diagnostics.append(
+                _analysis_diagnostic(
+                    catalog,
+                    path,
+                    _Unanalysable("LML903", "the file is nested too deeply to analyse"),
+                )
+            )
+            types_failure = None
+        except OverBudget:
+            diagnostics.append(_analysis_diagnostic(catalog, path, _over_budget(prepared.deadline)))
+            types_failure = None
     result.degraded = types_failure is not None
     if types_failure is not None:
         diagnostics.append(
@@ -147,29 +249,16 @@ def analyze_source(
     result.diagnostics = apply_suppressions(
         enabled,
         # Tokenising for comments is dear: with nothing to suppress, only unused ones matter.
-        parse_suppressions(text)
+        parse_suppressions(prepared.text)
         if may_hold_suppression(source) and (enabled or settings.report_unused_suppressions)
         else [],
-        statement_range,
+        prepared.statement_range,
         report_unused=settings.report_unused_suppressions,
         path=path,
         is_enabled=lambda code: settings.is_code_enabled(code, path),
     )
     result.diagnostics.sort(key=lambda d: d.sort_key)
     return result
-
-
-def may_report(source: bytes, settings: Settings) -> bool:
-    """Whether analysing the file could report anything, short of types naming a value content:
-    it names a content field or type where an origin could be (CPython's parser says, ten times
-    faster than LibCST), or it may hold a suppression to report as unused.
-
-    A runner screens files with it while mypy builds: a file that says no needs neither its
-    facts nor an analysis unless mypy types one of its values as content.
-    """
-    if settings.report_unused_suppressions and may_hold_suppression(source):
-        return True
-    return names_content(source, settings.spi.screening_words)
 
 
 def _parse(source: bytes, verdict: Verdict) -> cst.Module:
@@ -575,11 +664,6 @@ def _statement_ranges(
             last = where.end.line
         ranges.setdefault(first, (first, last))
     return ranges.get
-
-
-def _no_statements(line: int) -> tuple[int, int] | None:
-    del line
-    return None
 
 
 def _analysis_diagnostic(catalog: Catalog, path: str, problem: _Unanalysable) -> Diagnostic:

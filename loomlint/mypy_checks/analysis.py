@@ -22,9 +22,8 @@ from mypy.errors import Errors
 from mypy.nodes import MypyFile
 from mypy.options import Options
 
-from loomlint.analysis.engine import may_report
 from loomlint.analysis.facts import FactCollector, types_content
-from loomlint.analysis.prescreen import may_hold_content
+from loomlint.analysis.prescreen import may_hold_content, may_report
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.config import Settings
 from loomlint.deepstack import deep_stack
@@ -32,33 +31,58 @@ from loomlint.diagnostics import Diagnostic, FileResult
 from loomlint.mypy_checks.checked import CheckedModule
 from loomlint.mypy_checks.codes import ERROR_CODE_OF_RULE, MYPY_CODES
 from loomlint.mypy_checks.suppressions import mark_type_ignores_used
+from loomlint.mypy_checks.worker import AnalysisWorker
 from loomlint.workers import Task, analyse_task
 
 
-def analyse(module: CheckedModule, settings: Settings) -> FileResult | None:
-    """The engine's result for ``module``; None when the screens that spare ``loomlint
-    check`` the analysis of a file say it has nothing to report."""
-    source = module.source
-    if source is None or not may_hold_content(source, settings):
-        return None
-    screened = may_report(source, settings)
-    facts: FileTypes | None = None
-    failure: str | None = None
-    try:
-        if screened or types_content(module.tree, module.types, settings.spi):
-            facts = FactCollector(
-                module.types,
-                settings.spi,
-                module.options,
-                check_untyped_defs=module.options.check_untyped_defs,
-            ).collect(module.tree)
-    except Exception as exc:  # loomlint's own bug: the file goes without types, as in check
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        failure = f"internal error while reading mypy's types ({detail})"
-    if failure is None and not screened and not has_typed_content(facts):
-        return None
-    task = Task(os.path.abspath(module.path), source, facts, failure)
-    return deep_stack(lambda: analyse_task(task, settings, False))
+class ModuleAnalyst:
+    """Judges the modules mypy checks with the engine: in the plugin's second process
+    (``mypy_checks.worker``) once the run is large enough to pay for it, else in mypy's."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._worker = AnalysisWorker(settings)
+
+    def offer(self, path: str, source: bytes) -> None:
+        """mypy has parsed the module at ``path`` and will check it: what needs no types may
+        start now."""
+        if may_hold_content(source, self._settings):
+            self._worker.offer(os.path.abspath(path), source)
+
+    def analyse(self, module: CheckedModule) -> FileResult | None:
+        """The engine's result for ``module``; None when the screens that spare ``loomlint
+        check`` the analysis of a file say it has nothing to report."""
+        settings = self._settings
+        source = module.source
+        path = os.path.abspath(module.path)
+        if source is None or not may_hold_content(source, settings):
+            self._worker.drop(path)
+            return None
+        screened = self._worker.screen(path, source) if self._worker.running else None
+        if screened is None:
+            screened = may_report(source, settings)
+        facts: FileTypes | None = None
+        failure: str | None = None
+        try:
+            if screened or types_content(module.tree, module.types, settings.spi):
+                facts = FactCollector(
+                    module.types,
+                    settings.spi,
+                    module.options,
+                    check_untyped_defs=module.options.check_untyped_defs,
+                ).collect(module.tree)
+        except Exception as exc:  # loomlint's own bug: the file goes without types, as in check
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            failure = f"internal error while reading mypy's types ({detail})"
+        if failure is None and not screened and not has_typed_content(facts):
+            self._worker.drop(path)
+            return None
+        if self._worker.running:
+            judged = self._worker.judge(path, source, facts, failure)
+            if judged is not None:
+                return judged
+        task = Task(path, source, facts, failure)
+        return deep_stack(lambda: analyse_task(task, settings, False))
 
 
 @dataclass(frozen=True, slots=True)

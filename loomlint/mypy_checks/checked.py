@@ -31,8 +31,6 @@ from mypy.options import Options
 from mypy.types import Type
 from mypy.util import DecodeError, decode_python_encoding
 
-from loomlint.analysis.checked_modules import build_states
-
 
 @dataclass(frozen=True, slots=True)
 class CheckedModule:
@@ -51,23 +49,44 @@ class CheckedModules:
     def __init__(self, options: Options) -> None:
         self._options = options
         self._manager: BuildManager | None = None
+        self._no_manager = False
         self._states: dict[str, State] = {}
+        self._states_found = False
         self._last_checker: object = None
         self._checkers: dict[str, TypeChecker] = {}
 
     def set_modules(self) -> None:
         """mypy has loaded its graph (the first build, or a daemon's update): find the states."""
-        if self._manager is not None:
+        if self._states_found:
             return  # a daemon's update: the heap is large now, and its new states are noted
-        states = build_states(self._options)
-        if states:
-            self._manager = states[0].manager
-            self._states = {state.id: state for state in states}
+        self._states_found = True
+        manager = self._find_manager()
+        if manager is not None:
+            self._states = {
+                r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)
+            }
 
     @property
     def errors(self) -> Errors | None:
-        """mypy's error collector, once the graph is loaded."""
-        return self._manager.errors if self._manager is not None else None
+        """mypy's error collector (None when the build's manager cannot be found)."""
+        manager = self._find_manager()
+        return manager.errors if manager is not None else None
+
+    def parsed_bytes(self, path: str) -> bytes | None:
+        """The bytes of a module mypy has just parsed (its file-system cache has them)."""
+        return _checked_bytes(self._find_manager(), path, None)
+
+    def _find_manager(self) -> BuildManager | None:
+        """The build's manager: found once, as the object that refers to the build's options
+        (mypy asks a plugin's ``get_additional_deps`` while it parses, before the graph is
+        loaded and ``set_modules`` finds the states; the heap is small then)."""
+        if self._manager is None and not self._no_manager:
+            managers = [r for r in gc.get_referrers(self._options) if isinstance(r, BuildManager)]
+            if len(managers) == 1:
+                self._manager = managers[0]
+            else:
+                self._no_manager = True
+        return self._manager
 
     def note_current(self) -> None:
         """Remember the checker of the module being checked (called on every hook lookup)."""

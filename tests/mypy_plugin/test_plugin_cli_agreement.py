@@ -3,7 +3,8 @@
 preset active at once. The same under mypy's daemon (``dmypy run``).
 
 Both run for real over the same files and the same ``[tool.loomlint]``: mypy (with
-``plugins = ["loomlint.mypy_plugin"]``) and ``loomlint check`` (in-process, with types). A
+``plugins = ["loomlint.mypy_plugin"]``, parsing in its second process; under ``dmypy``, in
+its own) and ``loomlint check`` (in-process, with types). A
 finding either front end lacks fails the test, named. The one difference is mypy's own rule:
 a bare ``# type: ignore`` silences every mypy error on its line, the plugin's included, while
 ``loomlint check`` does not take it as a loomlint suppression (docs/index.md says why); those
@@ -26,6 +27,7 @@ from mypy_runs import OUTPUT_FLAGS, REPO, Reported, parse_errors, run_mypy, writ
 
 from loomlint.catalog import load_catalog
 from loomlint.cli import main
+from loomlint.mypy_checks import worker
 
 FIXTURES = REPO / "fixtures"
 FILES = sorted(
@@ -135,8 +137,14 @@ def _mypy_args(project: Path, cache: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_mypy_with_the_plugin_reports_exactly_loomlint_checks_findings(
-    project: Path, mypy_cache: Path, cli_findings: Counter[Finding]
+    project: Path,
+    mypy_cache: Path,
+    cli_findings: Counter[Finding],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Parse and flow in the plugin's second process, however small the run (dmypy, below,
+    # judges in its own process: the fixtures are below the worker's threshold).
+    monkeypatch.setattr(worker, "START_BYTES", 0)
     run = run_mypy(_mypy_args(project, mypy_cache), cwd=REPO)
     assert "INTERNAL ERROR" not in run.stdout + run.stderr, run.stdout + run.stderr
     plugin = _plugin_findings(run.errors)

@@ -1,0 +1,95 @@
+"""The plugin's second process (``mypy_checks.worker``): it answers as ``analyze_source`` does,
+whatever it prepared beforehand, and a worker that stops answering leaves the plugin to judge
+in mypy's own process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from loomlint.analysis.engine import analyze_source
+from loomlint.analysis.typefacts import FileTypes
+from loomlint.config import load_settings
+from loomlint.mypy_checks import worker
+from loomlint.mypy_checks.worker import AnalysisWorker
+
+SOURCE = b"""\
+from loomlint.content import LlmMessage
+
+
+def show(m: LlmMessage) -> str:
+    print(m.content)
+    return f"{m.content}"
+"""
+QUIET = b"x = 1\n"
+
+
+@pytest.fixture
+def started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AnalysisWorker:
+    monkeypatch.setattr(worker, "START_BYTES", 0)
+    analyst = AnalysisWorker(load_settings(tmp_path))
+    analyst.offer(str(tmp_path / "quiet.py"), QUIET)
+    assert analyst.running
+    return analyst
+
+
+def test_a_prepared_file_is_judged_as_analyze_source_judges_it(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    path = str(tmp_path / "app.py")
+    started.offer(path, SOURCE)
+    assert started.screen(path, SOURCE) is True
+    assert started.screen(str(tmp_path / "quiet.py"), QUIET) is False
+    judged = started.judge(path, SOURCE, None, None)
+    expected = analyze_source(path, SOURCE, load_settings(tmp_path))
+    assert judged is not None
+    assert [(d.line, d.column, d.code, d.message) for d in judged.diagnostics] == [
+        (d.line, d.column, d.code, d.message) for d in expected.diagnostics
+    ]
+    assert [(d.line, d.code) for d in judged.diagnostics] == [(5, "LML003"), (6, "LML003")]
+
+
+def test_a_file_never_offered_or_offered_again_with_other_bytes_is_judged_on_its_bytes(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    path = str(tmp_path / "app.py")
+    started.offer(path, QUIET)
+    judged = started.judge(path, SOURCE, FileTypes(), None)
+    assert judged is not None
+    assert [(d.line, d.code) for d in judged.diagnostics] == [(5, "LML003"), (6, "LML003")]
+    other = str(tmp_path / "other.py")
+    judged = started.judge(other, SOURCE.replace(b"print(m.content)\n", b"pass\n"), None, None)
+    assert judged is not None
+    assert [(d.line, d.code) for d in judged.diagnostics] == [(6, "LML003")]
+
+
+def test_types_failure_is_judged_as_in_check(tmp_path: Path, started: AnalysisWorker) -> None:
+    path = str(tmp_path / "quiet.py")
+    judged = started.judge(path, QUIET, None, "mypy crashed")
+    expected = analyze_source(path, QUIET, load_settings(tmp_path), types_failure="mypy crashed")
+    assert judged is not None
+    assert judged.diagnostics == expected.diagnostics
+    assert [d.code for d in judged.diagnostics] == ["LML904"]
+
+
+def test_a_worker_that_died_leaves_the_judging_to_mypys_process(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    process = started._process  # pyright: ignore[reportPrivateUsage]
+    assert process is not None
+    process.kill()
+    process.wait()
+    path = str(tmp_path / "app.py")
+    assert started.judge(path, SOURCE, None, None) is None
+    assert not started.running
+    started.offer(path, SOURCE)  # no longer starts anything
+    assert not started.running
+    assert started.screen(path, SOURCE) is None
+
+
+def test_a_small_run_starts_no_worker(tmp_path: Path) -> None:
+    analyst = AnalysisWorker(load_settings(tmp_path))
+    analyst.offer(str(tmp_path / "app.py"), SOURCE)
+    assert not analyst.running
+    assert analyst.judge(str(tmp_path / "app.py"), SOURCE, None, None) is None
