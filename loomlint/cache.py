@@ -14,6 +14,8 @@ parsed. The cache never follows a link, reading or writing (``loomlint.safefiles
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
 import functools
 import hashlib
 import hmac
@@ -21,6 +23,7 @@ import json
 import os
 import secrets
 import stat
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +52,9 @@ _GITIGNORE = b"# Created by loomlint.\n*\n"
 # No cache file is near this size; a bigger one is a miss, unread.
 _MAX_FILE_BYTES = 64 << 20
 _KEY_FILE = "cache-key"
+# How long a run waits for a process still writing the cache (the mypy plugin's, just after
+# mypy): past it, it goes on without what that process writes.
+_WRITERS_SECONDS = 10.0
 _KEY_BYTES = 32
 
 
@@ -188,6 +194,8 @@ class ResultCache:
         self._mode = mode
         # None: no key can be had, so nothing is read from or written to the cache.
         self._key = cache_key(self._project)
+        # The cache folder, locked while this process writes (``hold_for_writing``).
+        self._writing: int | None = None
 
     def get(self, path: str, digest: str) -> CachedResult | None:
         """The entry for this path if it was made from these bytes under these settings."""
@@ -201,8 +209,12 @@ class ResultCache:
         if not isinstance(items, list):
             return None
         try:
+            # Named as this run names the file (the entry may come from a run that named it
+            # otherwise: from another folder, or the mypy plugin's absolute path).
             diagnostics = [
-                diagnostic_from_json(cast("Mapping[str, Any]", item))
+                dataclasses.replace(
+                    diagnostic_from_json(cast("Mapping[str, Any]", item)), path=path
+                )
                 for item in cast("list[object]", items)
             ]
         except (KeyError, TypeError, ValueError, RecursionError):
@@ -239,7 +251,7 @@ class ResultCache:
             "version": implementation_fingerprint(),
             "settings": self._settings,
             "mode": self._mode,
-            "path": path,
+            "path": os.path.abspath(path),
             "source": digest,
         }
 
@@ -258,8 +270,11 @@ class ResultCache:
         self._write(None, _COMPILABLE_FILE, {"format": _FORMAT, "digests": sorted(digests)})
 
     def build_unchanged(self, targets: Iterable[str]) -> bool:
-        """Whether the last type-aware build over exactly these files read files that are all
-        still as they were: then no type can have changed, and mypy need not run at all."""
+        """Whether the last type-aware build over these files (and perhaps more: a ``mypy`` run
+        with the plugin over the whole project, say) read files that are all still as they
+        were: then no type can have changed, and mypy need not run at all. (Every target of
+        that build had its result written or confirmed by it, so each of these targets'
+        cached results stands.)"""
         data = self._read(None, _BUILD_FILE)
         if not isinstance(data, dict):
             return False
@@ -268,8 +283,12 @@ class ResultCache:
             record.get("format") != _FORMAT
             or record.get("version") != implementation_fingerprint()
             or record.get("settings") != self._settings
-            or record.get("targets") != sorted(os.path.abspath(t) for t in targets)
         ):
+            return False
+        recorded_targets = record.get("targets")
+        if not isinstance(recorded_targets, list) or not {
+            os.path.abspath(t) for t in targets
+        } <= set(cast("list[object]", recorded_targets)):
             return False
         inputs = record.get("inputs")
         if not isinstance(inputs, dict) or not inputs:
@@ -291,6 +310,54 @@ class ResultCache:
             "inputs": {path: list(stat) for path, stat in inputs.items()},
         }
         self._write(None, _BUILD_FILE, record)
+
+    def hold_for_writing(self) -> None:
+        """Lock the cache for this process's writes until it ends: a process that writes after
+        others have moved on (the mypy plugin's worker, which writes when mypy has exited)
+        makes ``wait_for_writers`` wait."""
+        if self._key is None or self._writing is not None:
+            return
+        try:
+            project = open_folder(self._project)
+            try:
+                folder = open_beneath(project, [self._name], create=True)
+            finally:
+                os.close(project)
+        except OSError:
+            return
+        try:
+            fcntl.flock(folder, fcntl.LOCK_EX)
+        except OSError:
+            os.close(folder)
+            return
+        self._writing = folder
+
+    def wait_for_writers(self, seconds: float = _WRITERS_SECONDS) -> None:
+        """Wait (at most ``seconds``) for a process still writing (``hold_for_writing``)."""
+        try:
+            project = open_folder(self._project)
+            try:
+                folder = open_beneath(project, [self._name])
+            finally:
+                os.close(project)
+        except OSError:
+            return
+        try:
+            deadline = time.monotonic() + seconds
+            while True:
+                try:
+                    fcntl.flock(folder, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        return  # only a shortcut is lost: the cache is checked entry by entry
+                    time.sleep(0.01)
+                    continue
+                except OSError:
+                    return
+                fcntl.flock(folder, fcntl.LOCK_UN)
+                return
+        finally:
+            os.close(folder)
 
     def _seal(self, key: bytes, name: str, body: bytes) -> bytes:
         """The hex HMAC of a file's body, bound to the file's name (an entry copied to another

@@ -11,6 +11,7 @@ unsupported mypy (``mypy_checks.support``), finding each checked module's types
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -28,9 +29,15 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
+from loomlint.analysis import plugin_results
+from loomlint.analysis.plugin_results import PluginResult
+from loomlint.analysis.prescreen import may_hold_content
+from loomlint.cache import source_digest
+from loomlint.diagnostics import FileResult
 from loomlint.mypy_checks import analysis, codes
-from loomlint.mypy_checks.checked import CheckedModules
+from loomlint.mypy_checks.checked import CheckedModule, CheckedModules
 from loomlint.mypy_checks.config import PluginConfig, PluginConfigError, load_plugin_config
+from loomlint.mypy_checks.results import ResultRecorder
 from loomlint.mypy_checks.support import (
     UnsupportedMypyError,
     check_supported,
@@ -75,6 +82,10 @@ class LoomlintPlugin(Plugin):
             self._problem = str(problem)
             return
         self._analyst = analysis.ModuleAnalyst(self._config.settings)
+        self._recorder = ResultRecorder(self._analyst.worker)
+        # Inside loomlint check's own build, the run takes the results (``plugin_results``).
+        self._loomlint_build = plugin_results.current()
+        self._fingerprint = self._config.settings.settings_fingerprint()
 
     def _refuse_if_misconfigured(self) -> None:
         if self._problem is not None:
@@ -107,13 +118,39 @@ class LoomlintPlugin(Plugin):
         # Called once per module after mypy has checked it, before its errors are flushed.
         module = self._checked.checked(file)
         if module is None:
+            self._record(file, None, None)
             return set()
-        judgement = analysis.judged(module, self._analyst.analyse(module))
+        result = self._analyst.analyse(module)
+        judgement = analysis.judged(module, result)
         if self._judgements is None:
             analysis.report(module.errors, judgement)
         else:
             self._report_in_daemon(module.errors, judgement)
+        self._record(file, module, result)
         return set()
+
+    def _record(
+        self, file: MypyFile, module: CheckedModule | None, result: FileResult | None
+    ) -> None:
+        """Keep the module's result where ``loomlint check`` looks for it: in its result
+        cache, or, inside ``loomlint check``'s own build, handed to that run
+        (``plugin_results``). Not under mypy's daemon, which writes no cache."""
+        manager = self._checked.manager
+        if self._judgements is not None or manager is None:
+            return
+        entry = None
+        if module is not None and module.source is not None:
+            source = module.source
+            if may_hold_content(source, self._config.settings):
+                path = os.path.abspath(module.path)
+                entry = (path, source, result or FileResult(path=path))
+        if self._loomlint_build is None:
+            self._recorder.judged(manager, self._checked.states, file.fullname, entry)
+        elif entry is not None:
+            path, source, judged = entry
+            self._loomlint_build.put(
+                path, PluginResult(self._fingerprint, source_digest(source), judged)
+            )
 
     def _report_in_daemon(self, errors: Errors, judgement: analysis.Judged) -> None:
         """Under mypy's daemon, each update of a changed module starts by resetting every

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import sys
@@ -32,6 +33,7 @@ from loomlint.analysis.oracle import (
     dependency_key_holds,
     modules_without_types,
 )
+from loomlint.analysis.plugin_results import PluginResult
 from loomlint.analysis.prescreen import may_hold_content
 from loomlint.analysis.typefacts import FileTypes, has_typed_content
 from loomlint.cache import (
@@ -94,9 +96,12 @@ def run_check(
         store = result_cache
         if store is None and use_cache:
             mode = "none" if chosen.types == "none" else "types"
-            store = ResultCache(
+            cache = ResultCache(
                 chosen.project_root / CACHE_DIR_NAME, chosen.settings_fingerprint(), mode
             )
+            # Right after mypy with loomlint's plugin, its worker may still be writing.
+            cache.wait_for_writers()
+            store = cache
         checking = _Run(chosen, progress, debug, store, oracle, started=started)
         run = checking.run(files, read, unreadable)
         run.settings = chosen
@@ -427,6 +432,10 @@ class _Run:
     def _may_hold_content(self, source: bytes) -> bool:
         return may_hold_content(source, self._settings)
 
+    @property
+    def settings_fingerprint(self) -> str:
+        return self._settings.settings_fingerprint()
+
     def record_key(self, path: str, dependency_key: str) -> None:
         self._keys[path] = dependency_key
 
@@ -486,6 +495,21 @@ class _AnalyseAsFactsArrive:
             if not screened:
                 facts = None
         self._decide(path, facts)
+
+    def take_result(self, path: str, found: PluginResult) -> bool:
+        if path in self._accepted:
+            return True
+        if (
+            found.settings_fingerprint != self._run.settings_fingerprint
+            or found.source_digest != source_digest(self._sources[path])
+        ):
+            return False
+        self._accepted.add(path)
+        result = found.result
+        diagnostics = [dataclasses.replace(d, path=path) for d in result.diagnostics]
+        judged = dataclasses.replace(result, path=path, diagnostics=diagnostics)
+        self._run.start(path, lambda: judged)
+        return True
 
     def settle(self) -> None:
         """After the build: decide the files whose screen was still running."""

@@ -55,6 +55,7 @@ from mypy.server.update import ensure_trees_loaded, replace_modules_with_new_var
 from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
+from loomlint.analysis import plugin_results
 from loomlint.analysis.checked_modules import CheckedModuleHook, hooked_plugins
 from loomlint.analysis.facts import FactCollector, types_content
 from loomlint.analysis.typefacts import (
@@ -130,6 +131,11 @@ class FactsConsumer(Protocol):
 
     def accept(self, path: str, facts: FileTypes | None) -> None:
         """``facts`` is None when the file screened out and nothing in it is content."""
+        ...
+
+    def take_result(self, path: str, found: plugin_results.PluginResult) -> bool:
+        """The mypy plugin's result for the file (``plugin_results``), judged in this build:
+        whether it stands for the file's (the run judges the file itself otherwise)."""
         ...
 
 
@@ -221,6 +227,8 @@ class MypyOracle:
         spare: dict[str, FileTypes] = {}
         # Forced files whose types have been read (or found unreadable).
         taken: set[str] = set()
+        # What the mypy plugin judged in this build, when the configuration names it.
+        plugin_judged = plugin_results.PluginResults()
 
         fact_seconds = [0.0]
 
@@ -239,6 +247,14 @@ class MypyOracle:
                 return
             if not source.force:
                 self._take_spare(source, tree, types, module_options, spare)
+                return
+            judged = plugin_judged.take(os.path.abspath(tree.path))
+            if (
+                judged is not None
+                and consumer is not None
+                and consumer.take_result(source.path, judged)
+            ):
+                taken.add(source.path)
                 return
             taken.add(source.path)
             try:
@@ -261,6 +277,7 @@ class MypyOracle:
             with (
                 contextlib.redirect_stdout(output),
                 contextlib.redirect_stderr(output),
+                plugin_results.collecting(plugin_judged),
                 hooked_plugins(options, hook) as extra_plugins,
             ):
                 streamed = extra_plugins is not None
@@ -282,13 +299,13 @@ class MypyOracle:
             trace = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             raise _crash_from_output(output.getvalue(), by_abspath, trace) from None
         keys: dict[str, str] = {}
-        closures = _closure_digests(built.graph)
+        closures = closure_digests(built.graph)
         for target in targets:
             state = built.graph.get(target.module)
             source = by_abspath[os.path.abspath(target.path or "")]
             if state is None:
                 continue
-            keys[source.path] = _dependency_key(state, built.graph, closures)
+            keys[source.path] = dependency_key(state, built.graph, closures)
             checked = target.text is not None or target.module in built.manager.rechecked_modules
             if (not streamed or hook.attached is False) and checked and state.tree is not None:
                 # The trees and types were kept to the build's end.
@@ -482,7 +499,7 @@ class _TargetCrash(Exception):
 _TWO_DIGESTS = "digests:"
 
 
-def _dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> str:
+def dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> str:
     """What a module's types depend on besides its own text: the options that shape its types,
     mypy's version, the imports mypy could not find, and its dependencies (mypy records
     indirect ones too: every module a type of it comes from).
@@ -511,7 +528,7 @@ def _dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> s
     return f"{_TWO_DIGESTS}{interfaces.hexdigest()}:{sources.hexdigest()}"
 
 
-def _closure_digests(graph: Graph) -> dict[str, bytes]:
+def closure_digests(graph: Graph) -> dict[str, bytes]:
     """For each module, a digest of the text of every module it imports, directly or not, and
     of the imports among them mypy could not find: while it holds, no type in the module can
     have changed. Modules of one import cycle share their cycle's digest."""

@@ -43,6 +43,10 @@ class ModuleAnalyst:
         self._settings = settings
         self._worker = AnalysisWorker(settings)
 
+    @property
+    def worker(self) -> AnalysisWorker:
+        return self._worker
+
     def offer(self, path: str, source: bytes) -> None:
         """mypy has parsed the module at ``path`` and will check it: what needs no types may
         start now."""

@@ -62,9 +62,16 @@ class CheckedModules:
         self._states_found = True
         manager = self._find_manager()
         if manager is not None:
-            self._states = {
-                r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)
-            }
+            self._states = {r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)}
+
+    @property
+    def manager(self) -> BuildManager | None:
+        return self._find_manager()
+
+    @property
+    def states(self) -> dict[str, State]:
+        """The build's graph: each module's state, by module id (as loaded, not updated)."""
+        return self._states
 
     @property
     def errors(self) -> Errors | None:
@@ -102,7 +109,7 @@ class CheckedModules:
         it (an installed package, typeshed, ``ignore_errors``) or its types cannot be found."""
         self._last_checker = None
         checker = self._checkers.pop(tree.fullname, None)
-        state = self._states.pop(tree.fullname, None)
+        state = self._states.get(tree.fullname)
         if state is None or state.tree is not tree:
             state = None
             if checker is None or checker.tree is not tree:

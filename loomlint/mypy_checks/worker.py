@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
 
 from loomlint.analysis.typefacts import FileTypes
+from loomlint.cache import CACHE_DIR_NAME, ResultCache, stat_files
 from loomlint.config import Settings
 from loomlint.diagnostics import FileResult
 
@@ -40,8 +41,48 @@ if TYPE_CHECKING:
 START_BYTES = 256 * 1024
 # Source bytes of the files held prepared at once.
 _HELD_BYTES = 1024 * 1024
+_WORKER_MAIN = "import sys; from loomlint.mypy_checks.worker import main; main(sys.argv[1:])"
 # How long the plugin waits for one answer before it judges in mypy's process instead.
 _ANSWER_SECONDS = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRecord:
+    """What the worker records for ``loomlint check`` once mypy's process has ended, if mypy
+    completed its build: mypy writes its plugins' snapshot (``PLUGIN_SNAPSHOT_FILE``) last,
+    after every module, so a snapshot other than ``snapshot_before`` says it did."""
+
+    targets: tuple[str, ...]
+    read: tuple[str, ...]
+    metastore: MetastoreAt
+    snapshot_before: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class MetastoreAt:
+    """Where mypy's cache keeps its metadata: a folder of files, or SQLite databases."""
+
+    prefix: str
+    sqlite: bool
+    shards: int
+
+    def snapshot_time(self) -> float | None:
+        """When mypy last wrote its plugins' snapshot (None: never)."""
+        from mypy.build import PLUGIN_SNAPSHOT_FILE
+        from mypy.metastore import SqliteMetadataStore
+
+        try:
+            if not self.sqlite:
+                return float(os.stat(os.path.join(self.prefix, PLUGIN_SNAPSHOT_FILE)).st_mtime_ns)
+            store = SqliteMetadataStore(self.prefix, num_shards=self.shards)
+            try:
+                return store.getmtime(PLUGIN_SNAPSHOT_FILE)
+            finally:
+                store.close()
+        except (OSError, ValueError, AssertionError):
+            return None
+        except Exception:  # sqlite3's own errors: no record is only a missed shortcut
+            return None
 
 
 class AnalysisWorker:
@@ -55,7 +96,9 @@ class AnalysisWorker:
         self._waiting: list[tuple[str, bytes]] = []
         self._waiting_bytes = 0
         # Set once the process could not start or stopped answering: the run goes on without.
-        self._broken = not _has_a_second_core()
+        self._broken = False
+        # Parse and flow are worth moving out of mypy's process only with a core to spare.
+        self._prepares = _has_a_second_core()
 
     @property
     def running(self) -> bool:
@@ -63,7 +106,7 @@ class AnalysisWorker:
 
     def offer(self, path: str, source: bytes) -> None:
         """A module mypy has parsed and will check: prepare it if it is worth it."""
-        if self._broken:
+        if self._broken or not self._prepares:
             return
         if self._requests is None:
             self._waiting.append((path, source))
@@ -91,13 +134,33 @@ class AnalysisWorker:
         if self._requests is not None:
             self._send(("drop", path))
 
+    def keep(self, path: str, digest: str, result: FileResult) -> bool:
+        """Hold ``result`` for the result cache until its dependency key is known (``key``),
+        or mypy's process ends; the worker starts for it if it has not. False when there is
+        no worker to hold it."""
+        if self._requests is None and not self._broken:
+            self._start()
+        return self._send(("keep", path, digest, result))
+
+    def key(self, path: str, key: str) -> None:
+        """``path``'s dependency key is known: its cache entry can be written."""
+        self._send(("key", path, key))
+
+    def record(self, record: BuildRecord) -> None:
+        """When mypy's process has ended, record the build if it completed."""
+        self._send(("record", record))
+
     def _start(self) -> None:
+        if self._requests is not None:
+            return
         waiting, self._waiting, self._waiting_bytes = self._waiting, [], 0
         to_worker, from_plugin = os.pipe()
         to_plugin, from_worker = os.pipe()
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(to_worker), str(from_worker)],
+                # Imported under its own name (not run as __main__), so that the classes it
+                # unpickles are the ones it checks for.
+                [sys.executable, "-c", _WORKER_MAIN, str(to_worker), str(from_worker)],
                 pass_fds=(to_worker, from_worker),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -178,6 +241,11 @@ class _Worker:
         self._files: dict[str, _File] = {}
         self._held_bytes = 0
         self._closed = False
+        # Entries for the result cache, waiting for their dependency keys.
+        self._kept: dict[str, tuple[str, FileResult]] = {}
+        self._keyed: collections.deque[tuple[object, ...]] = collections.deque()
+        self._record: BuildRecord | None = None
+        self._result_cache: ResultCache | None = None
 
     def receive(self) -> None:
         """On its own thread: take the plugin's messages as they come."""
@@ -204,6 +272,8 @@ class _Worker:
                     self._forget(message[1])
                 elif kind == "close":
                     self._closed = True
+                elif kind in ("keep", "key", "record"):
+                    self._keyed.append(message)
                 else:
                     self._asked.append(message)
                 self._lock.notify()
@@ -217,17 +287,70 @@ class _Worker:
                 while not (
                     self._closed
                     or self._asked
+                    or self._keyed
                     or (self._offered and self._held_bytes < _HELD_BYTES)
                 ):
                     self._lock.wait()
-                if self._closed:
-                    return
                 asked = self._asked.popleft() if self._asked else None
-                offered = None if asked is not None else self._offered.popitem()
+                keyed = self._keyed.popleft() if asked is None and self._keyed else None
+                if asked is None and keyed is None and self._closed:
+                    break
+                offered = self._offered.popitem() if asked is None and keyed is None else None
             if asked is not None:
                 self._answers.send(self._answer(asked))
+            elif keyed is not None:
+                self._bookkeep(keyed)
             elif offered is not None:
                 self._prepare(*offered)
+        self._finish()
+
+    def _bookkeep(self, message: tuple[object, ...]) -> None:
+        settings = self._settings
+        assert settings is not None
+        # Held from the first entry, while mypy still runs, to this process's end: a loomlint
+        # check started the moment mypy exits must find it held (``wait_for_writers``).
+        self._cache().hold_for_writing()
+        kind = message[0]
+        if kind == "record":
+            record = message[1]
+            assert isinstance(record, BuildRecord)
+            self._record = record
+            return
+        path = message[1]
+        assert isinstance(path, str)
+        if kind == "keep":
+            digest, result = message[2], message[3]
+            assert isinstance(digest, str) and isinstance(result, FileResult)
+            self._kept[path] = (digest, result)
+        elif kind == "key":
+            key = message[2]
+            assert isinstance(key, str)
+            kept = self._kept.pop(path, None)
+            if kept is not None:
+                self._cache().put(path, kept[0], kept[1], key)
+
+    def _cache(self) -> ResultCache:
+        if self._result_cache is None:
+            settings = self._settings
+            assert settings is not None
+            self._result_cache = ResultCache(
+                settings.project_root / CACHE_DIR_NAME, settings.settings_fingerprint(), "types"
+            )
+        return self._result_cache
+
+    def _finish(self) -> None:
+        """mypy's process has ended: write what is kept, and record the build if mypy
+        completed it (see ``BuildRecord``). loomlint check, started right after mypy, waits
+        for it (``ResultCache.wait_for_writers``)."""
+        for path, (digest, result) in self._kept.items():
+            self._cache().put(path, digest, result, None)
+        record = self._record
+        if record is None:
+            return
+        now = record.metastore.snapshot_time()
+        if now is None or now == record.snapshot_before:
+            return  # mypy stopped before the end of its build (a blocking error, a crash)
+        self._cache().record_build(record.targets, stat_files(record.read))
 
     def _forget(self, path: str) -> None:
         self._offered.pop(path, None)
@@ -305,7 +428,3 @@ def main(argv: list[str]) -> None:
     worker = _Worker(requests, answers)
     threading.Thread(target=worker.receive, name="loomlint-plugin-receive", daemon=True).start()
     deep_stack(worker.work)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

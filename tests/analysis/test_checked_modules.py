@@ -10,6 +10,7 @@ from expectations import REPO
 
 from loomlint.analysis import checked_modules
 from loomlint.analysis.oracle import MypyOracle, OracleResult, SourceFile
+from loomlint.analysis.plugin_results import PluginResult
 from loomlint.analysis.typefacts import FileTypes
 from loomlint.config import CliOverrides, load_settings
 
@@ -28,6 +29,9 @@ class _Recorder:
     def accept(self, path: str, facts: FileTypes | None) -> None:
         assert facts is not None
         self.accepted.append(path)
+
+    def take_result(self, path: str, found: PluginResult) -> bool:
+        return False
 
 
 def _build(monkeypatch: pytest.MonkeyPatch) -> tuple[OracleResult, _Recorder]:
