@@ -39,6 +39,9 @@ Scenarios and their targets (issue 14):
   edit        `loomlint check` after editing a function body      (vs plain mypy's re-check)
               and, for information, after adding a function (dependents re-analysed)
   no-types    `loomlint check --no-types` vs `fixit lint`, lines/s target: >= 20x Fixit
+  plugin      `mypy` with loomlint's plugin added to the codebase's mypy configuration, cold,
+              vs plain `mypy` cold                                target: <= 1.10x, RSS <= 1.3x
+              and `loomlint check` right after it (its recorded results) target: < 1 s
   memory      peak RSS of the cold run vs mypy's                  target: <= 1.3x
               (and, for information, of `loomlint check` right after plain mypy)
 The table at the end is the one docs/performance.md quotes.
@@ -48,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import platform
 import random
@@ -70,7 +74,7 @@ REPO = Path(__file__).resolve().parent.parent
 WORK = Path(os.environ.get("LOOMLINT_BENCH_DIR", Path(tempfile.gettempdir()) / "loomlint-bench"))
 SYNTHETIC_LINES = 300_000
 PYDANTIC_AI_TAG = "v2.33.0"
-SCENARIOS = ("cold", "after-mypy", "memory", "warm", "edit", "no-types")
+SCENARIOS = ("cold", "after-mypy", "plugin", "memory", "warm", "edit", "no-types")
 PYDANTIC_AI_TREES = ("pydantic_ai_slim/pydantic_ai", "tests")
 
 
@@ -329,6 +333,8 @@ def _bench_tree(
             )
             _measure(mypy, root, fresh("after-mypy", rounds))
             _report_timings(loomlint("--no-cache"), root, fresh_kept("after-mypy", rounds))
+        if "plugin" in scenarios:
+            _bench_plugin(root, mypy, loomlint("--format", "sarif"), row, rounds, fresh)
         if "memory" in scenarios:
             # Sampling /proc every 20 ms takes CPU from the run it watches (more from loomlint's
             # several processes than from mypy's one): memory is measured in runs of its own.
@@ -412,6 +418,81 @@ def _bench_tree(
             )
 
 
+def _bench_plugin(
+    root: Path,
+    mypy: list[str],
+    check: list[str],
+    row: Row,
+    rounds: int,
+    fresh: Callable[[str, int], dict[str, str]],
+) -> None:
+    """A CI job that gates on mypy with loomlint's plugin, then reports with `loomlint check`:
+    per round, plain mypy and mypy with the plugin (alternating which goes first), each cold,
+    then `loomlint check` on what the plugin's run left. Peak memory is sampled in every run
+    here (both mypy runs alike)."""
+    config = root / "pyproject.toml"
+    original = config.read_text(encoding="utf-8") if config.exists() else None
+    with_plugin = _with_loomlint_plugin(original)
+
+    def configure(text: str | None) -> None:
+        if text is None:
+            config.unlink(missing_ok=True)
+        else:
+            config.write_text(text, encoding="utf-8")
+
+    plain: list[Measurement] = []
+    plugin: list[Measurement] = []
+    after: list[Measurement] = []
+    try:
+        for run in range(rounds):
+            for variant in ("plain", "plugin") if run % 2 == 0 else ("plugin", "plain"):
+                if variant == "plain":
+                    configure(original)
+                    plain.append(_measure(mypy, root, fresh("plain", run), sample_memory=True))
+                else:
+                    configure(with_plugin)
+                    env = fresh("plugin", run)
+                    plugin.append(_measure(mypy, root, env, sample_memory=True))
+                    after.append(_measure(check, root, env, sample_memory=True))
+    finally:
+        configure(original)
+    row.cells["plugin"] = _report(
+        "cold, mypy with the plugin", "mypy + plugin", plugin, "plain mypy", plain, limit=1.10
+    )
+    row.cells["plugin-memory"] = _report_memory(
+        plugin, plain, limit=1.3, label="mypy with the plugin", names=("mypy + plugin", "mypy")
+    )
+    row.cells["after-plugin"] = _report_absolute(
+        "`loomlint check --format sarif` right after mypy + plugin", after, limit=1.0
+    )
+    job = statistics.median(
+        p.seconds + a.seconds for p, a in zip(plugin, after, strict=True)
+    ) / _median(plain)
+    print(f"  CI job mypy + plugin, then loomlint check: {job:.2f}x plain mypy (target <= 1.15x)")
+    row.cells["plugin-job"] = f"{job:.2f}x"
+
+
+def _with_loomlint_plugin(pyproject: str | None) -> str:
+    """The codebase's pyproject.toml with ``loomlint.mypy_plugin`` added to mypy's plugins."""
+    import tomllib
+
+    ours = "loomlint.mypy_plugin"
+    if pyproject is None:
+        return f'[tool.mypy]\nplugins = ["{ours}"]\n'
+    section = tomllib.loads(pyproject).get("tool", {}).get("mypy")
+    if section is None:
+        return f'{pyproject}\n[tool.mypy]\nplugins = ["{ours}"]\n'
+    named = section.get("plugins", [])
+    plugins = [named] if isinstance(named, str) else list(named)
+    line = f"plugins = {json.dumps([*plugins, ours])}"
+    if "plugins" not in section:
+        return pyproject.replace("[tool.mypy]\n", f"[tool.mypy]\n{line}\n", 1)
+    edited, count = re.subn(r"^plugins\s*=.*$", line, pyproject, count=1, flags=re.M)
+    if count != 1 or tomllib.loads(edited)["tool"]["mypy"]["plugins"] != [*plugins, ours]:
+        raise SystemExit("cannot add loomlint's plugin to this pyproject.toml's [tool.mypy]")
+    return edited
+
+
 def _sanity_check(python: Path, root: Path, targets: tuple[str, ...]) -> None:
     """Fail loudly if loomlint would check nothing (an ignored tree benchmarks nothing)."""
     result = subprocess.run(
@@ -481,7 +562,12 @@ def _report_timings(command: list[str], cwd: Path, env: dict[str, str]) -> None:
 
 
 def _report_memory(
-    ours: list[Measurement], theirs: list[Measurement], *, limit: float | None, label: str = "cold"
+    ours: list[Measurement],
+    theirs: list[Measurement],
+    *,
+    limit: float | None,
+    label: str = "cold",
+    names: tuple[str, str] = ("loomlint", "mypy"),
 ) -> str:
     mine = statistics.median(m.peak_rss_mb for m in ours)
     other = statistics.median(m.peak_rss_mb for m in theirs)
@@ -489,7 +575,7 @@ def _report_memory(
     verdict = (
         "" if limit is None else f" (target <= {limit}x) {'MET' if ratio <= limit else 'NOT MET'}"
     )
-    figures = f"loomlint {mine:.0f} MB, mypy {other:.0f} MB: {ratio:.2f}x"
+    figures = f"{names[0]} {mine:.0f} MB, {names[1]} {other:.0f} MB: {ratio:.2f}x"
     print(f"  peak memory, {label}: {figures}{verdict}")
     return f"{mine:.0f} vs {other:.0f} MB: {ratio:.2f}x"
 
@@ -509,6 +595,14 @@ def _print_table(rows: list[Row]) -> None:
     scenarios = [
         ("cold", "cold, with types, vs plain `mypy`", "<= 1.10x"),
         ("after-mypy", "`loomlint check` right after plain `mypy`, vs that mypy run", "<= 0.3x"),
+        ("plugin", "`mypy` with loomlint's plugin, cold, vs plain `mypy`", "<= 1.10x"),
+        ("plugin-memory", "peak memory of `mypy` with the plugin vs plain `mypy`", "<= 1.3x"),
+        ("after-plugin", "`loomlint check --format sarif` right after `mypy` + plugin", "< 1 s"),
+        (
+            "plugin-job",
+            "the CI job (`mypy` + plugin, then `loomlint check`) vs plain `mypy`",
+            "<= 1.15x",
+        ),
         ("memory", "peak memory (process tree) vs `mypy`", "<= 1.3x"),
         ("after-mypy-memory", "peak memory right after plain `mypy`, vs that mypy run", "none"),
         ("warm", "warm, nothing changed", "< 0.5 s"),
