@@ -51,6 +51,7 @@ class CheckedModules:
         self._manager: BuildManager | None = None
         self._no_manager = False
         self._states: dict[str, State] = {}
+        self._unchecked: dict[str, State] = {}
         self._states_found = False
         self._last_checker: object = None
         self._checkers: dict[str, TypeChecker] = {}
@@ -63,6 +64,9 @@ class CheckedModules:
         manager = self._find_manager()
         if manager is not None:
             self._states = {r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)}
+            # A state serves its module's first check only: a daemon's update checks the
+            # module again through another state, or none (``checked``).
+            self._unchecked = dict(self._states)
 
     @property
     def manager(self) -> BuildManager | None:
@@ -109,7 +113,7 @@ class CheckedModules:
         it (an installed package, typeshed, ``ignore_errors``) or its types cannot be found."""
         self._last_checker = None
         checker = self._checkers.pop(tree.fullname, None)
-        state = self._states.get(tree.fullname)
+        state = self._unchecked.pop(tree.fullname, None)
         if state is None or state.tree is not tree:
             state = None
             if checker is None or checker.tree is not tree:
