@@ -31,10 +31,10 @@ from typing import Any, Protocol, cast
 
 import platformdirs
 
+import loomlint
 from loomlint import __version__
 from loomlint.catalog import rules_dir
-from loomlint.diagnostics import FileResult
-from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
+from loomlint.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
 from loomlint.safefiles import (
     create_file,
     is_within,
@@ -69,7 +69,7 @@ def implementation_fingerprint() -> str:
     The version alone would keep serving results across edits of an editable install; a
     changed rule or catalog entry must invalidate every cached finding.
     """
-    package = Path(__file__).resolve().parent
+    package = Path(loomlint.__file__).resolve().parent
     digest = hashlib.sha256(__version__.encode())
     roots = [package, rules_dir()]
     for root in roots:

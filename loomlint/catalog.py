@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
+import loomlint
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -181,10 +183,11 @@ class Catalog:
 
 def rules_dir() -> Path:
     """Where the catalog lives: packaged beside the module, or the source tree's ``rules/``."""
-    packaged = Path(__file__).parent / "_rules"
+    package = Path(loomlint.__file__).parent
+    packaged = package / "_rules"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent / "rules"
+    return package.resolve().parent / "rules"
 
 
 @functools.cache

@@ -36,7 +36,7 @@ from loomlint.baseline import (
     write_baseline,
 )
 from loomlint.catalog import Rule, load_catalog
-from loomlint.config import CliOverrides, ConfigError, Settings, load_settings
+from loomlint.config import CliOverrides, ConfigError, Settings
 from loomlint.diagnostics import Diagnostic, FileResult
 from loomlint.discovery import DiscoveryError, discover_files
 from loomlint.docs import render_rule_page, rule_url
@@ -46,6 +46,7 @@ from loomlint.output import OUTPUT_FORMATS, OutputFormat
 from loomlint.output.report import STATISTICS_FORMATS, render_report
 from loomlint.output.text import applied_fixes_listing, render_text
 from loomlint.progress import ProgressDisplay
+from loomlint.settings import load_settings
 from loomlint.shard import ShardError, parse_shard
 
 if TYPE_CHECKING:

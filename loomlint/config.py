@@ -278,18 +278,14 @@ def _discovered_mypy_config(cwd: Path, project_root: Path) -> Path | None:
 # --- loading ---------------------------------------------------------------------------------
 
 
-def load_settings(
-    cwd: Path,
-    config: Path | None = None,
-    overrides: CliOverrides | None = None,
-    *,
-    presets_from: Literal["project", "run"] = "project",
+def read_settings(
+    cwd: Path, config: Path | None = None, overrides: CliOverrides | None = None
 ) -> Settings:
     """Find, read and validate the configuration, then apply command-line overrides.
 
-    With no preset configured, the presets are inferred from the imports of the project's
-    files, or, with ``presets_from="run"``, left for ``runner.run_check`` to infer from the
-    files it checks (``inferable_presets``; ``presets`` is the default until then).
+    With no preset configured, ``presets`` is the default and ``inferable_presets`` the
+    presets to infer from imports: ``settings.load_settings`` infers them from the project's
+    files, ``runner.run_check`` from the files it checks.
     """
     cwd = Path(os.path.abspath(cwd))
     overrides = overrides if overrides is not None else CliOverrides()
@@ -303,10 +299,10 @@ def load_settings(
         found = find_config(cwd)
     if found is None:
         reader = _TableReader({}, file="", prefix="")
-        return _build_settings(reader, cwd, cwd, None, overrides, presets_from)
+        return _build_settings(reader, cwd, cwd, None, overrides)
     config_path, table = found
     reader = _with_bases(_reader_of(table, config_path, cwd), config_path, cwd, ())
-    return _build_settings(reader, config_path.parent, cwd, config_path, overrides, presets_from)
+    return _build_settings(reader, config_path.parent, cwd, config_path, overrides)
 
 
 def _reader_of(table: _ConfigTable, path: Path, cwd: Path) -> _TableReader:
@@ -633,7 +629,6 @@ def _build_settings(
     cwd: Path,
     config_path: Path | None,
     overrides: CliOverrides,
-    presets_from: Literal["project", "run"],
 ) -> Settings:
     reader.reject_unknown_keys()
     catalog = load_catalog()
@@ -728,10 +723,6 @@ def _build_settings(
     )
     if overrides.presets is None and names is None:
         settings = dataclasses.replace(settings, inferable_presets=tuple(available.values()))
-        if presets_from == "project":
-            from loomlint.preset_inference import with_project_presets
-
-            return with_project_presets(settings)
     return settings
 
 

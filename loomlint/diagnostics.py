@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,3 +81,71 @@ class FileResult:
     # Modules of the project read for the classes the file imports (judged without types):
     # the result stands while they are unchanged.
     consulted: tuple[str, ...] = ()
+
+
+# The JSON shape of a finding: the json output format prints it, and the result cache and the
+# daemon store and send findings in it.
+def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, object]:
+    return {
+        "path": diagnostic.path,
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "end_line": diagnostic.end_line,
+        "end_column": diagnostic.end_column,
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "message": diagnostic.message,
+        "fix": None if diagnostic.fix is None else _fix_to_json(diagnostic.fix),
+    }
+
+
+def _fix_to_json(fix: Fix) -> dict[str, object]:
+    return {
+        "description": fix.description,
+        "edits": [
+            {
+                "line": edit.line,
+                "column": edit.column,
+                "end_line": edit.end_line,
+                "end_column": edit.end_column,
+                "replacement": edit.replacement,
+            }
+            for edit in fix.edits
+        ],
+        "imports": list(fix.imports),
+    }
+
+
+def diagnostic_from_json(data: Mapping[str, Any]) -> Diagnostic:
+    """The inverse of ``diagnostic_to_json`` (the result cache stores findings this way).
+
+    Raises ``KeyError``, ``TypeError`` or ``ValueError`` on data of another shape.
+    """
+    fix_data = data["fix"]
+    fix = None
+    if fix_data is not None:
+        fix = Fix(
+            description=str(fix_data["description"]),
+            edits=tuple(
+                Edit(
+                    line=int(edit["line"]),
+                    column=int(edit["column"]),
+                    end_line=int(edit["end_line"]),
+                    end_column=int(edit["end_column"]),
+                    replacement=str(edit["replacement"]),
+                )
+                for edit in fix_data["edits"]
+            ),
+            imports=tuple(str(name) for name in fix_data["imports"]),
+        )
+    return Diagnostic(
+        path=str(data["path"]),
+        line=int(data["line"]),
+        column=int(data["column"]),
+        end_line=int(data["end_line"]),
+        end_column=int(data["end_column"]),
+        code=str(data["code"]),
+        name=str(data["name"]),
+        message=str(data["message"]),
+        fix=fix,
+    )

@@ -8,7 +8,7 @@ nothing syntactic but would offer the wrong fix and judge LangChain types as unk
 - ``loomlint check`` and ``loomlint fix`` (``runner.run_check``): the files of the run, as the
   runner reads them to check them, so nothing is read twice and a run that checks LangChain
   code gets the LangChain preset whatever else the project holds;
-- the language server and the mypy plugin (``config.load_settings``, ``presets_from="project"``):
+- the language server and the mypy plugin (``settings.load_settings``, ``presets_from="project"``):
   the project's Python files (those ``loomlint check`` walks from the project root,
   ``.gitignore`` and ``exclude`` honoured), since their mypy build covers the project.
 A run over the whole project chooses the same presets in every front end.

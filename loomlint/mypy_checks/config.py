@@ -23,12 +23,14 @@ from typing import cast
 
 from mypy.options import Options
 
+import loomlint
 from loomlint import __version__
 from loomlint.catalog import rules_dir
-from loomlint.config import ConfigError, Settings, load_settings
+from loomlint.config import ConfigError, Settings
 from loomlint.mypy_checks.support import error_line
+from loomlint.settings import load_settings
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(loomlint.__file__).resolve().parent
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from types import FrameType
 from typing import Any
 
 from loomlint import __version__
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.discovery import discover_files
 from loomlint.runner import RunResult
 from loomlint.server.endpoint import (
@@ -47,6 +47,7 @@ from loomlint.server.endpoint import (
     trusted_socket,
 )
 from loomlint.server.project import Project, Refused
+from loomlint.settings import load_settings
 
 # Seconds between two `working` lines while a check runs.
 HEARTBEAT_SECONDS = 1.0

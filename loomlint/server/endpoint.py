@@ -35,8 +35,7 @@ from typing import Any, cast
 
 from loomlint.cache import implementation_fingerprint
 from loomlint.config import CliOverrides, Settings
-from loomlint.diagnostics import FileResult
-from loomlint.output.json import diagnostic_from_json, diagnostic_to_json
+from loomlint.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
 
 PROTOCOL = 1
 # Seconds the client waits for the daemon's next word (it says `working` every second).

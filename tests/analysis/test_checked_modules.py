@@ -12,7 +12,8 @@ from loomlint.analysis import checked_modules
 from loomlint.analysis.oracle import MypyOracle, OracleResult, SourceFile
 from loomlint.analysis.plugin_results import PluginResult
 from loomlint.analysis.typefacts import FileTypes
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
+from loomlint.settings import load_settings
 
 FIXTURES = sorted((REPO / "fixtures" / "analysis").glob("*.py"))
 

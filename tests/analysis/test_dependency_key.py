@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from loomlint.analysis.oracle import MypyOracle, SourceFile, dependency_key_holds
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
+from loomlint.settings import load_settings
 
 # app imports middle, which imports leaf: leaf is not among app's own imports.
 MIDDLE = "from leaf import make\n\nvalue = make()\n"

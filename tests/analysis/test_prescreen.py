@@ -9,7 +9,8 @@ import pytest
 
 from loomlint.analysis.engine import analyze_source
 from loomlint.analysis.prescreen import names_content
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
+from loomlint.settings import load_settings
 
 WORDS = frozenset({"content", "Content"})
 

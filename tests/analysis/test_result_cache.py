@@ -10,9 +10,10 @@ import pytest
 
 import loomlint.workers
 from loomlint.analysis.oracle import MypyOracle, SourceFile
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.diagnostics import FileResult
 from loomlint.runner import run_check
+from loomlint.settings import load_settings
 
 USE = textwrap.dedent(
     """\

@@ -10,7 +10,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
+from loomlint.settings import load_settings
 from loomlint.workers import _GROW_BEYOND_BYTES, AnalysisPool, PoolPlan, Task
 
 BAD_USE = (

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.discovery import DiscoveryError, discover_files
+from loomlint.settings import load_settings
 
 Tree = Callable[..., Path]
 

@@ -6,8 +6,9 @@ import textwrap
 from pathlib import Path
 
 from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.fix import apply_fixes
+from loomlint.settings import load_settings
 
 
 def _fix(tmp_path: Path, source: str) -> tuple[str, int, int]:

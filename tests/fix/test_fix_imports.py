@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.fix import apply_fixes
 from loomlint.fix_imports import add_import
+from loomlint.settings import load_settings
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
 

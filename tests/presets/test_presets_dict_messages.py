@@ -8,7 +8,8 @@ from pathlib import Path
 
 from loomlint.analysis.engine import analyze_source
 from loomlint.catalog import load_catalog
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
+from loomlint.settings import load_settings
 
 SOURCE = (
     "from langchain_core.messages import AIMessage\n"

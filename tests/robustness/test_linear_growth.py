@@ -20,9 +20,9 @@ import pytest
 import loomlint
 from loomlint.analysis.compilecheck import MAX_DEPTH
 from loomlint.analysis.engine import analyze_source
-from loomlint.config import load_settings
 from loomlint.deepstack import deep_stack
 from loomlint.diagnostics import FileResult
+from loomlint.settings import load_settings
 
 _LOOMLINT = str(Path(loomlint.__file__).parent)
 

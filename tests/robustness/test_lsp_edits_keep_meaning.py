@@ -15,11 +15,12 @@ from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
 from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides, Settings, load_settings
+from loomlint.config import CliOverrides, Settings
 from loomlint.diagnostics import Diagnostic
 from loomlint.fix import apply_fixes
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.documents import LspLinesDocument
+from loomlint.settings import load_settings
 from robustness.lsp_reference import apply_workspace_edit, offset_of
 from robustness.odd_sources import (
     BOM,

@@ -11,8 +11,9 @@ import pytest
 from daemon_harness import ANSWERED, Daemon, loomlint
 from daemon_harness import runtime as runtime  # a fixture
 
-from loomlint.config import CliOverrides, load_settings
+from loomlint.config import CliOverrides
 from loomlint.runner import run_check
+from loomlint.settings import load_settings
 
 USE = """\
 from dep import Msg
