@@ -43,6 +43,7 @@ from loomlint.safefiles import (
     read_regular,
     replace_file,
 )
+from loomlint.stamps import FileStamp, stat_files
 
 _FORMAT = 3
 CACHE_DIR_NAME = ".loomlint_cache"
@@ -87,14 +88,6 @@ class CachedResult:
     dependency_key: str | None
 
 
-# What a file is taken to be unchanged by: (mtime_ns, ctime_ns, size). The status-change
-# time is the kernel's: an edit that keeps the size and sets the modification time back
-# (``touch -d``, a restore) still moves it. See docs/performance.md, "What a cached result is
-# keyed on".
-FileStamp = tuple[int, int, int]
-_MISSING: FileStamp = (-1, -1, -1)
-
-
 def files_key(paths: Iterable[str]) -> str:
     """The dependency key of a result judged with other files read (without types, the
     project modules its imports name): their stamps now."""
@@ -108,19 +101,6 @@ def files_unchanged(key: str) -> bool:
     except (ValueError, TypeError, IndexError, RecursionError):
         return False
     return stat_files(stats) == stats
-
-
-def stat_files(paths: Iterable[str]) -> dict[str, FileStamp]:
-    """The stamp of each path; a missing file is recorded as (-1, -1, -1)."""
-    stats: dict[str, FileStamp] = {}
-    for path in paths:
-        try:
-            status = os.stat(path)
-        except OSError:
-            stats[path] = _MISSING
-        else:
-            stats[path] = (status.st_mtime_ns, status.st_ctime_ns, status.st_size)
-    return stats
 
 
 def _stamp(recorded: object) -> FileStamp:

@@ -26,7 +26,7 @@ from pathlib import Path
 import libcst as cst
 
 from loomlint.analysis.index import ModuleIndex, build_index
-from loomlint.cache import FileStamp, stat_files
+from loomlint.stamps import FileStamp, stat_files
 
 # How many folders above the importing file an absolute import's package is looked for in.
 _MAX_ANCESTORS = 8

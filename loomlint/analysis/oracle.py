@@ -61,8 +61,8 @@ from loomlint.analysis.facts import FactCollector, types_content
 from loomlint.analysis.typefacts import (
     FileTypes,
 )
-from loomlint.cache import FileStamp, stat_files
 from loomlint.spi import SpiModel
+from loomlint.stamps import FileStamp, stat_files
 
 _INTERNAL_ERROR = re.compile(
     r"^(?P<path>.+?):(?:(?P<line>\d+):)? error: INTERNAL ERROR", re.MULTILINE

@@ -49,9 +49,9 @@ from loomlint.analysis.oracle import (
     TypeOracle,
 )
 from loomlint.analysis.typefacts import FileTypes
-from loomlint.cache import FileStamp, stat_files
 from loomlint.server.watch import ContentWatcher
 from loomlint.spi import SpiModel
+from loomlint.stamps import FileStamp, stat_files
 
 # Files of the project whose syntax error stops the first build are left out of it, one at a
 # time, this many times at most.
