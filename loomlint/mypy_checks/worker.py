@@ -29,9 +29,10 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
 
 from loomlint.analysis.typefacts import FileTypes
-from loomlint.cache import CACHE_DIR_NAME, ResultCache, stat_files
+from loomlint.cache import CACHE_DIR_NAME, ResultCache
 from loomlint.config import Settings
 from loomlint.diagnostics import FileResult
+from loomlint.stamps import stat_files
 
 if TYPE_CHECKING:
     from loomlint.analysis.engine import PreparedAnalysis, Screen
