@@ -1,4 +1,4 @@
-"""Path patterns matched by RE2 (what loomlint uses, ``loomlint.globs``) against pathspec's
+"""Path patterns matched by RE2 (what loomlint uses, ``loomlint.project.globs``) against pathspec's
 default of Python's ``re``, side by side in one run.
 
 Two workloads, each timed as the best of ``--rounds`` for both backends, alternating:
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from pathspec import GitIgnoreSpec
 
-from loomlint.config import DEFAULT_EXCLUDE
+from loomlint.project.config import DEFAULT_EXCLUDE
 
 BACKENDS = ("simple", "re2")  # pathspec's names: "simple" is Python's re
 

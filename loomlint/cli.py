@@ -2,7 +2,7 @@
 
 Exit codes a CI gate can trust: 0 no findings, 1 findings, 2 a usage or configuration error, a
 file that could not be analysed (LML901-LML903), or an internal error; 130 / 143 when Ctrl-C /
-SIGTERM stopped the run (``loomlint.interrupt``). Errors are printed as
+SIGTERM stopped the run (``loomlint.run.interrupt``). Errors are printed as
 ``error: <message>`` on stderr, with a traceback only under ``--debug``. With ``--baseline`` or
 ``--diff`` the exit code follows the findings that are reported, not the hidden ones.
 """
@@ -25,8 +25,14 @@ from typing import TYPE_CHECKING, NamedTuple, NoReturn, Protocol, cast
 import click
 
 from loomlint import __version__
-from loomlint.atomic import write_atomically
-from loomlint.baseline import (
+from loomlint.catalog.rules import Rule, load_catalog
+from loomlint.engine.diagnostics import Diagnostic, FileResult
+from loomlint.files.atomic import write_atomically
+from loomlint.project.config import CliOverrides, ConfigError, Settings
+from loomlint.project.discovery import DiscoveryError, discover_files
+from loomlint.project.settings import load_settings
+from loomlint.project.shard import ShardError, parse_shard
+from loomlint.report.baseline import (
     Baseline,
     BaselineError,
     FindingKeys,
@@ -35,22 +41,16 @@ from loomlint.baseline import (
     load_baseline,
     write_baseline,
 )
-from loomlint.catalog import Rule, load_catalog
-from loomlint.config import CliOverrides, ConfigError, Settings
-from loomlint.diagnostics import Diagnostic, FileResult
-from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.docs import render_rule_page, rule_url
-from loomlint.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_changed
-from loomlint.interrupt import exit_on_interrupt
-from loomlint.output import OUTPUT_FORMATS, OutputFormat
-from loomlint.output.report import STATISTICS_FORMATS, render_report
-from loomlint.output.text import applied_fixes_listing, render_text
-from loomlint.progress import ProgressDisplay
-from loomlint.settings import load_settings
-from loomlint.shard import ShardError, parse_shard
+from loomlint.report.docs import render_rule_page, rule_url
+from loomlint.report.gitdiff import ChangedLines, GitDiffError, changed_lines, keep_changed
+from loomlint.report.output import OUTPUT_FORMATS, OutputFormat
+from loomlint.report.output.report import STATISTICS_FORMATS, render_report
+from loomlint.report.output.text import applied_fixes_listing, render_text
+from loomlint.run.interrupt import exit_on_interrupt
+from loomlint.run.progress import ProgressDisplay
 
 if TYPE_CHECKING:
-    from loomlint.fixfiles import FileFix
+    from loomlint.fix.files import FileFix
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -62,7 +62,7 @@ ANALYSIS_FAILURE_CODES = frozenset({"LML901", "LML902", "LML903", "LML905"})
 
 
 class RunResult(Protocol):
-    """What ``loomlint.runner.run_check`` returns."""
+    """What ``loomlint.run.runner.run_check`` returns."""
 
     @property
     def results(self) -> Sequence[FileResult]: ...
@@ -666,7 +666,7 @@ def _fix_files(
     (once): fixing it from findings about other bytes could rewrite the wrong text."""
     # Imported here: LibCST's codemod machinery costs a third of a second to import, and
     # `check` never needs it.
-    from loomlint.fixfiles import FileFix, fix_file
+    from loomlint.fix.files import FileFix, fix_file
 
     def fix(result: FileResult, digests: Mapping[str, str]) -> FileFix:
         return fix_file(
@@ -692,7 +692,7 @@ def _fix_files(
 
 
 def _unified_diff(path: str, before: str, after: str) -> str:
-    from loomlint.lines import source_lines
+    from loomlint.files.lines import source_lines
 
     return "".join(
         difflib.unified_diff(
@@ -817,7 +817,7 @@ def console_main() -> None:
     After a type-aware run the interpreter holds mypy's whole build in module-level caches;
     tearing that down object by object at exit costs seconds and does nothing useful, so,
     like mypy's own command line, the script leaves without it. (Tests call `main` itself.)
-    Ctrl-C and SIGTERM end it at once with 130 and 143 (``loomlint.interrupt``).
+    Ctrl-C and SIGTERM end it at once with 130 and 143 (``loomlint.run.interrupt``).
     """
     exit_on_interrupt()
     try:
@@ -897,7 +897,7 @@ def _settings_and_files(
             f"{_count(len(files), 'file')} of {len(discovery.files)}",
             quiet=quiet,
         )
-        from loomlint.preset_inference import presets_of_files
+        from loomlint.project.preset_inference import presets_of_files
 
         # Every shard takes the presets the whole run would: its messages and fix offers
         # are the whole run's.
@@ -1086,11 +1086,11 @@ def _add_noqa(
     *,
     quiet: bool,
 ) -> list[Diagnostic]:
-    """Write the suppressions (see ``loomlint.add_noqa``); the findings left unsuppressed."""
-    from loomlint.add_noqa import add_noqa, suppressible
-    from loomlint.fix import FixOutcome
-    from loomlint.fixfiles import Task, rewrite_file
-    from loomlint.meaning import comments_only_changed
+    """Write the suppressions (see ``loomlint.report.add_noqa``); the findings left unsuppressed."""
+    from loomlint.fix.edits import FixOutcome
+    from loomlint.fix.files import Task, rewrite_file
+    from loomlint.fix.meaning import comments_only_changed
+    from loomlint.report.add_noqa import add_noqa, suppressible
 
     remaining = [d for d in diagnostics if not suppressible(d)]
     by_file: dict[str, list[Diagnostic]] = {}
@@ -1268,7 +1268,7 @@ def exit_code(diagnostics: Sequence[Diagnostic]) -> int:
 
 def _load_runner() -> RunCheck:
     # Imported when needed, so `rules` and `explain` work without the analysis stack.
-    runner = importlib.import_module("loomlint.runner")
+    runner = importlib.import_module("loomlint.run.runner")
     return cast(RunCheck, runner.run_check)
 
 

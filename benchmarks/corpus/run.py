@@ -74,7 +74,7 @@ MODES = ("types", "no-types")
 CONTEXT_LINES = 6
 
 sys.path.insert(0, str(REPO))
-from loomlint.fingerprint import finding_fingerprint  # noqa: E402  (this checkout's)
+from loomlint.report.fingerprint import finding_fingerprint  # noqa: E402  (this checkout's)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from loomlint.catalog import Preset
+from loomlint.catalog.rules import Preset
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import TypeAlias, cast
 
 from typing_extensions import TypeIs
 
-from loomlint.words import with_article
+from loomlint.content.words import with_article
 
 __all__ = [
     "JSONShapeError",

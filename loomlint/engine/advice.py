@@ -8,8 +8,8 @@ for LangChain, and, for an SPI with no accessor, how to narrow the value.
 
 from __future__ import annotations
 
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.spi import SpiFix
+from loomlint.catalog.spi import SpiFix
+from loomlint.engine.typefacts import ContentKind
 
 _NARROW = "narrow it with isinstance() first"
 

@@ -15,22 +15,22 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from loomlint.analysis.budget import Deadline, OverBudget
-from loomlint.analysis.callees import CalleeJudge, Outcome, Use, UsesOf
-from loomlint.analysis.compilecheck import Verdict, judge, over_size, python_version
-from loomlint.analysis.flow import FlowAnalysis, Origin, Value
-from loomlint.analysis.imported import ImportedClasses
-from loomlint.analysis.index import ModuleIndex, assign_keys, build_index
-from loomlint.analysis.positions import compute_positions
-from loomlint.analysis.prescreen import names_content, tree_names_content
-from loomlint.analysis.sinks import Category, FixPlan, Position, PositionClassifier
-from loomlint.analysis.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
-from loomlint.analysis.typeview import TypeView
-from loomlint.catalog import Catalog, load_catalog
-from loomlint.checks import ALL_RULES, ContentFinding
-from loomlint.config import Settings
-from loomlint.diagnostics import Diagnostic, Edit, FileResult, Fix, Span
-from loomlint.suppress import apply_suppressions, may_hold_suppression, parse_suppressions
+from loomlint.catalog.rules import Catalog, load_catalog
+from loomlint.engine.budget import Deadline, OverBudget
+from loomlint.engine.callees import CalleeJudge, Outcome, Use, UsesOf
+from loomlint.engine.checks import ALL_RULES, ContentFinding
+from loomlint.engine.compilecheck import Verdict, judge, over_size, python_version
+from loomlint.engine.diagnostics import Diagnostic, Edit, FileResult, Fix, Span
+from loomlint.engine.flow import FlowAnalysis, Origin, Value
+from loomlint.engine.imported import ImportedClasses
+from loomlint.engine.index import ModuleIndex, assign_keys, build_index
+from loomlint.engine.positions import compute_positions
+from loomlint.engine.prescreen import names_content, tree_names_content
+from loomlint.engine.sinks import Category, FixPlan, Position, PositionClassifier
+from loomlint.engine.suppress import apply_suppressions, may_hold_suppression, parse_suppressions
+from loomlint.engine.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
+from loomlint.engine.typeview import TypeView
+from loomlint.project.config import Settings
 
 
 class _Unanalysable(Exception):

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import arg_position, dotted_name
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.syntax import arg_position, dotted_name
 
 # How deep calls are followed from one call site.
 MAX_DEPTH = 4

@@ -24,7 +24,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 
-from loomlint.analysis import budget
+from loomlint.engine import budget
 
 # Deeper syntax trees are refused before LibCST parses them. At 1,000 levels LibCST's parser
 # takes about a second on the costliest chain (``x[0][0]...``) and a few hundred MB on

@@ -36,8 +36,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.spi import SpiModel
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine.typefacts import ContentKind
 
 _STRING_TYPES = frozenset({"builtins.str"})
 # Iterables that are never "a collection of parts": text, bytes and mappings.

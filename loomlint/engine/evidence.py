@@ -18,12 +18,12 @@ from typing import Literal
 
 import libcst as cst
 
-from loomlint.analysis.imported import ImportedClasses
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import all_params, dotted_name, string_value, suite_body
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.catalog import Unrelated
-from loomlint.spi import SpiModel
+from loomlint.catalog.rules import Unrelated
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine.imported import ImportedClasses
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.syntax import all_params, dotted_name, string_value, suite_body
+from loomlint.engine.typefacts import ContentKind
 
 TEXT_TYPES = frozenset({"builtins.str"})
 PART_COLLECTION_TYPES = frozenset(

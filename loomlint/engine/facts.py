@@ -70,9 +70,11 @@ from mypy.types import (
     get_proper_type,
 )
 
-from loomlint.analysis import content_types
-from loomlint.analysis.ownership import owner_of_expression
-from loomlint.analysis.typefacts import (
+from loomlint.catalog.rules import load_catalog
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine import content_types
+from loomlint.engine.ownership import owner_of_expression
+from loomlint.engine.typefacts import (
     CalleeFact,
     ContentKind,
     ExprFact,
@@ -80,8 +82,6 @@ from loomlint.analysis.typefacts import (
     FileTypes,
     NodeKey,
 )
-from loomlint.catalog import load_catalog
-from loomlint.spi import SpiModel
 
 _INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART})
 _TRACKED_OPS = frozenset({"+", "%", "and", "or"})

@@ -21,20 +21,20 @@ from typing import Literal
 
 import libcst as cst
 
-from loomlint.analysis.budget import Deadline
-from loomlint.analysis.callees import local_callee, parameter_for
-from loomlint.analysis.evidence import (
+from loomlint.catalog.rules import Unrelated
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine.budget import Deadline
+from loomlint.engine.callees import local_callee, parameter_for
+from loomlint.engine.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
     Evidence,
 )
-from loomlint.analysis.imported import ImportedClasses
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import all_params, dotted_name, single_index, string_value, suite_body
-from loomlint.analysis.tree import child_nodes, is_expression
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.catalog import Unrelated
-from loomlint.spi import SpiModel
+from loomlint.engine.imported import ImportedClasses
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.syntax import all_params, dotted_name, single_index, string_value, suite_body
+from loomlint.engine.tree import child_nodes, is_expression
+from loomlint.engine.typefacts import ContentKind
 
 OriginHow = Literal["read", "capture", "unpack", "typed"]
 

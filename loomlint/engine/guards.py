@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import string_value, suite_body
-from loomlint.analysis.tree import child_nodes
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.syntax import string_value, suite_body
+from loomlint.engine.tree import child_nodes
 
 # Classes a one-character string is an instance of, or may be (protocols, generics).
 _STRING_CLASSES = frozenset({"builtins.str", "builtins.object"})

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import libcst as cst
 
-from loomlint.analysis.index import ModuleIndex, build_index
-from loomlint.stamps import FileStamp, stat_files
+from loomlint.engine.index import ModuleIndex, build_index
+from loomlint.files.stamps import FileStamp, stat_files
 
 # How many folders above the importing file an absolute import's package is looked for in.
 _MAX_ANCESTORS = 8

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from loomlint.analysis.names import (
+from loomlint.engine.names import (
     ModuleNames,
     record_class,
     record_function,
     record_import,
     record_import_from,
 )
-from loomlint.analysis.tree import STATEMENT_TYPES, child_nodes
-from loomlint.analysis.typefacts import FamilyKey, NodeKey
+from loomlint.engine.tree import STATEMENT_TYPES, child_nodes
+from loomlint.engine.typefacts import FamilyKey, NodeKey
 
 # Inside these, mypy keeps no expressions.
 _HIDING = (cst.Annotation, cst.Import, cst.ImportFrom, cst.TypeParameters)

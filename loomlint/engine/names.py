@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from loomlint.analysis.syntax import dotted_name
+from loomlint.engine.syntax import dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.types import Instance, TupleType, Type, TypedDictType, UnionType, get_proper_type
 
-from loomlint.spi import SpiModel
+from loomlint.catalog.spi import SpiModel
 
 TypeLookup = Callable[[Expression], Type | None]
 # Types are walked only this far: the owner shows in the outer levels, and types can be huge.

@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from loomlint.analysis.tree import EXPRESSION_TYPES, STATEMENT_TYPES, node_types_under
+from loomlint.engine.tree import EXPRESSION_TYPES, STATEMENT_TYPES, node_types_under
 
 _WANTED: frozenset[type[cst.CSTNode]] = (
     EXPRESSION_TYPES

@@ -18,10 +18,10 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from loomlint.suppress import may_hold_suppression
+from loomlint.engine.suppress import may_hold_suppression
 
 if TYPE_CHECKING:
-    from loomlint.config import Settings
+    from loomlint.project.config import Settings
 
 # What a failed parse can raise: the full analysis then judges (and reports) the file.
 _UNPARSABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)

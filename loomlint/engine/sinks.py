@@ -16,21 +16,21 @@ from typing import Literal
 
 import libcst as cst
 
-from loomlint.analysis.callees import local_callee, parameter_for
-from loomlint.analysis.evidence import looks_like_content_annotation
-from loomlint.analysis.guards import ElementGuards
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.syntax import (
+from loomlint.catalog.rules import Sink, SinkCatalog
+from loomlint.catalog.spi import SpiModel, imports_any
+from loomlint.engine.callees import local_callee, parameter_for
+from loomlint.engine.evidence import looks_like_content_annotation
+from loomlint.engine.guards import ElementGuards
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.syntax import (
     arg_position,
     dotted_name,
     is_text_literal,
     single_index,
     string_value,
 )
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.analysis.typeview import TypeView
-from loomlint.catalog import Sink, SinkCatalog
-from loomlint.spi import SpiModel, imports_any
+from loomlint.engine.typefacts import ContentKind
+from loomlint.engine.typeview import TypeView
 
 # "erased": passed or stored where the type is lost (``Any``, ``object``, unannotated); the
 # engine follows a callee of the module (``analysis.callees``) before it reports LML005.

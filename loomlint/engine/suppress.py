@@ -36,9 +36,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from loomlint.catalog import load_catalog
-from loomlint.diagnostics import Diagnostic
-from loomlint.lines import line_texts, python_tokens
+from loomlint.catalog.rules import load_catalog
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.files.lines import line_texts, python_tokens
 
 UNUSED_SUPPRESSION = "LML100"
 

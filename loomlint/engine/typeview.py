@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from loomlint.analysis.index import ModuleIndex
-from loomlint.analysis.typefacts import CalleeFact, ContentKind, ExprFact, FileTypes
+from loomlint.engine.index import ModuleIndex
+from loomlint.engine.typefacts import CalleeFact, ContentKind, ExprFact, FileTypes
 
 
 class TypeView:

@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from loomlint.safefiles import open_folder, replace_file
+from loomlint.files.safe import open_folder, replace_file
 
 
 def write_atomically(path: Path, data: bytes) -> None:

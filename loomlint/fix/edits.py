@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from loomlint.analysis.names import ModuleNames, record_import, record_import_from
-from loomlint.diagnostics import Diagnostic, Edit
-from loomlint.fix_imports import add_import
-from loomlint.lines import LineOffsets
+from loomlint.engine.diagnostics import Diagnostic, Edit
+from loomlint.engine.names import ModuleNames, record_import, record_import_from
+from loomlint.files.lines import LineOffsets
+from loomlint.fix.imports import add_import
 
 
 @dataclass(frozen=True, slots=True)

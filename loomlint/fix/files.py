@@ -8,11 +8,11 @@ A file is rewritten only when
   is computed and again just before it is written (computing it can take seconds, while an
   editor saves): a file changed since is handed back, never patched at positions found in
   other text;
-- the new text keeps what the code means (``loomlint.meaning``): otherwise it is a bug of
+- the new text keeps what the code means (``loomlint.fix.meaning``): otherwise it is a bug of
   loomlint's, reported as such, and the file is left as it was;
 - it is a regular file that can be read and written.
 The checks and the write happen under a lock on the file's folder, so concurrent runs take
-turns, and the new text replaces the old atomically (``loomlint.safefiles``).
+turns, and the new text replaces the old atomically (``loomlint.files.safe``).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlint.cache import source_digest
-from loomlint.diagnostics import FileResult
-from loomlint.fix import FixOutcome, apply_fixes
-from loomlint.meaning import literals_kept
-from loomlint.safefiles import is_within, locked, open_real_folder, read_regular, replace_file
+from loomlint.engine.diagnostics import FileResult
+from loomlint.files.safe import is_within, locked, open_real_folder, read_regular, replace_file
+from loomlint.fix.edits import FixOutcome, apply_fixes
+from loomlint.fix.meaning import literals_kept
+from loomlint.run.cache import source_digest
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from loomlint.lines import source_lines
+from loomlint.files.lines import source_lines
 
 Positions = Mapping[cst.CSTNode, CodeRange]
 

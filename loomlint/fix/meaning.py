@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import tokenize
 
-from loomlint.lines import python_tokens
+from loomlint.files.lines import python_tokens
 
 _LAYOUT = frozenset({tokenize.COMMENT, tokenize.NL})
 

@@ -29,21 +29,21 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from loomlint.analysis import plugin_results
-from loomlint.analysis.plugin_results import PluginResult
-from loomlint.analysis.prescreen import may_hold_content
-from loomlint.cache import source_digest
-from loomlint.diagnostics import FileResult
-from loomlint.mypy_checks import analysis, codes
-from loomlint.mypy_checks.checked import CheckedModule, CheckedModules
-from loomlint.mypy_checks.config import PluginConfig, PluginConfigError, load_plugin_config
-from loomlint.mypy_checks.results import ResultRecorder
-from loomlint.mypy_checks.support import (
+from loomlint.run import plugin_results
+from loomlint.run.plugin_results import PluginResult
+from loomlint.engine.prescreen import may_hold_content
+from loomlint.run.cache import source_digest
+from loomlint.engine.diagnostics import FileResult
+from loomlint.mypy_plugin import analysis, codes
+from loomlint.mypy_plugin.checked import CheckedModule, CheckedModules
+from loomlint.mypy_plugin.config import PluginConfig, PluginConfigError, load_plugin_config
+from loomlint.mypy_plugin.results import ResultRecorder
+from loomlint.mypy_plugin.support import (
     UnsupportedMypyError,
     check_supported,
     refusing_plugin,
 )
-from loomlint.mypy_checks.suppressions import mark_type_ignores_used
+from loomlint.mypy_plugin.suppressions import mark_type_ignores_used
 
 __all__ = ["LoomlintPlugin", "codes", "plugin"]
 

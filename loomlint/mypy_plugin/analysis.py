@@ -22,17 +22,17 @@ from mypy.errors import Errors
 from mypy.nodes import MypyFile
 from mypy.options import Options
 
-from loomlint.analysis.facts import FactCollector, types_content
-from loomlint.analysis.prescreen import may_hold_content, may_report
-from loomlint.analysis.typefacts import FileTypes, has_typed_content
-from loomlint.config import Settings
-from loomlint.deepstack import deep_stack
-from loomlint.diagnostics import Diagnostic, FileResult
-from loomlint.mypy_checks.checked import CheckedModule
-from loomlint.mypy_checks.codes import ERROR_CODE_OF_RULE, MYPY_CODES
-from loomlint.mypy_checks.suppressions import mark_type_ignores_used
-from loomlint.mypy_checks.worker import AnalysisWorker
-from loomlint.workers import Task, analyse_task
+from loomlint.engine.diagnostics import Diagnostic, FileResult
+from loomlint.engine.facts import FactCollector, types_content
+from loomlint.engine.prescreen import may_hold_content, may_report
+from loomlint.engine.typefacts import FileTypes, has_typed_content
+from loomlint.mypy_plugin.checked import CheckedModule
+from loomlint.mypy_plugin.codes import ERROR_CODE_OF_RULE, MYPY_CODES
+from loomlint.mypy_plugin.suppressions import mark_type_ignores_used
+from loomlint.mypy_plugin.worker import AnalysisWorker
+from loomlint.project.config import Settings
+from loomlint.run.deepstack import deep_stack
+from loomlint.run.workers import Task, analyse_task
 
 
 class ModuleAnalyst:

@@ -12,7 +12,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
-from loomlint.catalog import load_catalog
+from loomlint.catalog.rules import load_catalog
 
 _ERROR_CODE_CATEGORY: Final = "loomlint"
 

@@ -1,6 +1,6 @@
 """``[tool.loomlint]`` for the plugin: read once per mypy run, and fingerprinted for its cache.
 
-The plugin reads the same configuration as ``loomlint check`` (``loomlint.config``): the
+The plugin reads the same configuration as ``loomlint check`` (``loomlint.project.config``): the
 ``loomlint.toml``, ``pyproject.toml`` (``[tool.loomlint]``), or ``mypy.ini`` / ``setup.cfg``
 (``[loomlint]`` or ``[tool:loomlint]``) found walking up from mypy's configuration file, or
 from the current directory when mypy has none. mypy stores ``fingerprint`` with every cached
@@ -25,10 +25,10 @@ from mypy.options import Options
 
 import loomlint
 from loomlint import __version__
-from loomlint.catalog import rules_dir
-from loomlint.config import ConfigError, Settings
-from loomlint.mypy_checks.support import error_line
-from loomlint.settings import load_settings
+from loomlint.catalog.rules import rules_dir
+from loomlint.mypy_plugin.support import error_line
+from loomlint.project.config import ConfigError, Settings
+from loomlint.project.settings import load_settings
 
 _PACKAGE = Path(loomlint.__file__).resolve().parent
 
@@ -49,7 +49,7 @@ def load_plugin_config(options: Options) -> PluginConfig:
     try:
         settings = load_settings(directory)
     except ConfigError as problem:
-        # loomlint.config's messages start with the file, as found from ``directory``: the
+        # loomlint.project.config's messages start with the file, as found from ``directory``: the
         # location goes in front instead, as in mypy's own errors.
         message = str(problem)
         named, _, rest = message.partition(": ")
@@ -67,7 +67,7 @@ def load_plugin_config(options: Options) -> PluginConfig:
     return PluginConfig(settings=settings, fingerprint=fingerprint(settings))
 
 
-# ``loomlint.config`` names the key at fault as "key 'name'" in its messages.
+# ``loomlint.project.config`` names the key at fault as "key 'name'" in its messages.
 _KEY_IN_MESSAGE = re.compile(r"key '([^']+)'")
 
 

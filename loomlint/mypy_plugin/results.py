@@ -1,6 +1,6 @@
 """The plugin's findings, recorded where ``loomlint check`` looks for them.
 
-Each module the plugin judges gets its result-cache entry (``loomlint.cache.ResultCache``,
+Each module the plugin judges gets its result-cache entry (``loomlint.run.cache.ResultCache``,
 under the settings fingerprint ``loomlint check`` computes for the same configuration), with
 the dependency key ``loomlint check``'s own build would give it (``oracle.dependency_key``).
 A module's key is known once mypy has finished with it: mypy adds its indirect dependencies
@@ -25,10 +25,10 @@ import os
 
 from mypy.build import BuildManager, State
 
-from loomlint.analysis.oracle import closure_digests, dependency_key
-from loomlint.cache import source_digest
-from loomlint.diagnostics import FileResult
-from loomlint.mypy_checks.worker import AnalysisWorker, BuildRecord, MetastoreAt
+from loomlint.engine.diagnostics import FileResult
+from loomlint.mypy_plugin.worker import AnalysisWorker, BuildRecord, MetastoreAt
+from loomlint.run.cache import source_digest
+from loomlint.run.oracle import closure_digests, dependency_key
 
 
 class ResultRecorder:

@@ -28,21 +28,21 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
 
-from loomlint.analysis.typefacts import FileTypes
-from loomlint.cache import CACHE_DIR_NAME, ResultCache
-from loomlint.config import Settings
-from loomlint.diagnostics import FileResult
-from loomlint.stamps import stat_files
+from loomlint.engine.diagnostics import FileResult
+from loomlint.engine.typefacts import FileTypes
+from loomlint.files.stamps import stat_files
+from loomlint.project.config import Settings
+from loomlint.run.cache import CACHE_DIR_NAME, ResultCache
 
 if TYPE_CHECKING:
-    from loomlint.analysis.engine import PreparedAnalysis, Screen
+    from loomlint.engine.analyze import PreparedAnalysis, Screen
 
 # Below this much offered source a run stays in mypy's process: starting the worker would
 # cost more than it saves (as for loomlint check's workers).
 START_BYTES = 256 * 1024
 # Source bytes of the files held prepared at once.
 _HELD_BYTES = 1024 * 1024
-_WORKER_MAIN = "import sys; from loomlint.mypy_checks.worker import main; main(sys.argv[1:])"
+_WORKER_MAIN = "import sys; from loomlint.mypy_plugin.worker import main; main(sys.argv[1:])"
 # How long the plugin waits for one answer before it judges in mypy's process instead.
 _ANSWER_SECONDS = 300.0
 
@@ -360,7 +360,7 @@ class _Worker:
             self._held_bytes -= len(known.source)
 
     def _prepare(self, path: str, source: bytes) -> None:
-        from loomlint.analysis.engine import prepare_analysis, screen_source
+        from loomlint.engine.analyze import prepare_analysis, screen_source
 
         settings = self._settings
         assert settings is not None
@@ -374,13 +374,13 @@ class _Worker:
                 self._held_bytes += len(source)
 
     def _answer(self, asked: tuple[object, ...]) -> object:
-        from loomlint.analysis.engine import (
+        from loomlint.engine.analyze import (
             finish_analysis,
             needs_imported_classes,
             prepare_analysis,
             screen_source,
         )
-        from loomlint.workers import guarded_analysis
+        from loomlint.run.workers import guarded_analysis
 
         settings = self._settings
         assert settings is not None
@@ -422,7 +422,7 @@ def _without_tree(screen: Screen) -> Screen:
 
 
 def main(argv: list[str]) -> None:
-    from loomlint.deepstack import deep_stack
+    from loomlint.run.deepstack import deep_stack
 
     requests = Connection(int(argv[0]), writable=False)
     answers = Connection(int(argv[1]), readable=False)

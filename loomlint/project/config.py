@@ -25,9 +25,17 @@ from pathlib import Path
 from typing import Literal, TypeGuard, cast
 
 from loomlint import __version__
-from loomlint.catalog import CatalogError, Preset, load_catalog, preset_from_mapping, rules_dir
-from loomlint.globs import check_patterns, matches
-from loomlint.selection import (
+from loomlint.catalog.rules import (
+    CatalogError,
+    Preset,
+    load_catalog,
+    preset_from_mapping,
+    rules_dir,
+)
+from loomlint.catalog.spi import SpiModel, build_spi_model
+from loomlint.content.words import with_article
+from loomlint.project.globs import check_patterns, matches
+from loomlint.project.selection import (
     UNUSED_SUPPRESSION_CODE,
     SelectionLayer,
     normalize_selector,
@@ -35,8 +43,6 @@ from loomlint.selection import (
     selector_matches,
     unknown_selectors,
 )
-from loomlint.spi import SpiModel, build_spi_model
-from loomlint.words import with_article
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-from loomlint.config import Settings
-from loomlint.globs import (
+from loomlint.project.config import Settings
+from loomlint.project.globs import (
     PatternError,
     compile_patterns,
     match_file,

@@ -22,11 +22,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from loomlint.catalog import Preset
-from loomlint.config import DEFAULT_PRESETS, Settings
-from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.reading import Unreadable, read_source
-from loomlint.spi import build_spi_model
+from loomlint.catalog.rules import Preset
+from loomlint.catalog.spi import build_spi_model
+from loomlint.files.reading import Unreadable, read_source
+from loomlint.project.config import DEFAULT_PRESETS, Settings
+from loomlint.project.discovery import DiscoveryError, discover_files
 
 # Reading every file of a huge tree for its imports would cost more than the check itself;
 # past this many files the ones read decide (files are walked in a stable order).

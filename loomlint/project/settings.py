@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from loomlint.config import CliOverrides, Settings, read_settings
-from loomlint.preset_inference import with_project_presets
+from loomlint.project.config import CliOverrides, Settings, read_settings
+from loomlint.project.preset_inference import with_project_presets
 
 
 def load_settings(

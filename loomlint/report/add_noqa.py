@@ -19,10 +19,10 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.lines import line_break_of, python_tokens, source_lines, without_break
-from loomlint.selection import UNUSED_SUPPRESSION_CODE, is_analysis_code
-from loomlint.suppress import Suppressions, parse_suppressions, statement_ranges
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.engine.suppress import Suppressions, parse_suppressions, statement_ranges
+from loomlint.files.lines import line_break_of, python_tokens, source_lines, without_break
+from loomlint.project.selection import UNUSED_SUPPRESSION_CODE, is_analysis_code
 
 # A noqa comment's list of codes, of any tool (Ruff's ``--add-noqa`` extends it too).
 _NOQA_LIST = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]*[A-Za-z]+[0-9]+)*)", re.I)

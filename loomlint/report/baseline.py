@@ -2,9 +2,9 @@
 
 ``loomlint check --write-baseline FILE`` records every finding; ``--baseline FILE`` then hides
 the recorded ones. A finding is recorded by its file, its code and the fingerprint of the line
-it starts on (`loomlint.fingerprint`), never by line number, so code moving up or down keeps its
-findings known. Identical lines share a fingerprint, so each entry counts how many findings
-have it: a third copy of a line recorded twice is new.
+it starts on (`loomlint.report.fingerprint`), never by line number, so code moving up or down
+keeps its findings known. Identical lines share a fingerprint, so each entry counts how many
+findings have it: a third copy of a line recorded twice is new.
 
 The file (JSON, ``"\\n"`` line endings, entries sorted, so it diffs well in review)::
 
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, cast
 
-from loomlint.atomic import write_atomically
-from loomlint.diagnostics import Diagnostic
-from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.files.atomic import write_atomically
+from loomlint.report.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
 
 BASELINE_VERSION = 1
 TOOL_NAME = "loomlint"

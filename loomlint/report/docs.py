@@ -4,7 +4,7 @@
 ``render_rule_page``, so the three cannot disagree, and a test keeps the committed pages equal
 to what this module produces from ``rules/``.
 
-Usage: ``python -m loomlint.docs [OUTDIR]`` (default ``docs/rules``).
+Usage: ``python -m loomlint.report.docs [OUTDIR]`` (default ``docs/rules``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from loomlint.catalog import Rule, load_catalog
+from loomlint.catalog.rules import Rule, load_catalog
 
 # The project's home: the one place a link loomlint prints or sends is spelled. SARIF's tool
 # link, and (through DOCS_BASE_URL) every rule link: SARIF's help links, the language server's
@@ -63,7 +63,7 @@ def render_index(rules: Iterable[Rule]) -> str:
     lines = [
         "# Rules",
         "",
-        "Generated from `rules/` by `python -m loomlint.docs`; do not edit by hand.",
+        "Generated from `rules/` by `python -m loomlint.report.docs`; do not edit by hand.",
         "",
         "| Code | Name | Fixable | Summary |",
         "| --- | --- | --- | --- |",
@@ -103,7 +103,7 @@ def write_pages(outdir: Path) -> list[Path]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) > 1 or (args and args[0] in ("-h", "--help")):
-        print("usage: python -m loomlint.docs [OUTDIR]", file=sys.stderr)
+        print("usage: python -m loomlint.report.docs [OUTDIR]", file=sys.stderr)
         return 2
     outdir = Path(args[0]) if args else DEFAULT_OUTDIR
     written = write_pages(outdir)

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from loomlint.lines import line_texts
+from loomlint.files.lines import line_texts
 
 # Reads a file's lines given its (cwd-relative or absolute) path; empty when it cannot.
 LineReader = Callable[[str], Sequence[str]]

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from loomlint.diagnostics import Diagnostic
+from loomlint.engine.diagnostics import Diagnostic
 
 # Analysis codes (LML9xx) describe a whole file (it could not be checked, or was checked
 # without types): they are kept for every file that has a changed line, wherever they point.

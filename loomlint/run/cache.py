@@ -9,7 +9,7 @@ atomically; a corrupt or foreign entry is a miss, never an error.
 The folder is part of the tree being analysed, so a pull request can fill it. Every file in it
 is sealed with an HMAC keyed by a secret kept outside the tree (``cache_key``): a file whose
 seal does not match, forged, truncated or nested to exhaust the parser, is a miss and is never
-parsed. The cache never follows a link, reading or writing (``loomlint.safefiles``).
+parsed. The cache never follows a link, reading or writing (``loomlint.files.safe``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ import platformdirs
 
 import loomlint
 from loomlint import __version__
-from loomlint.catalog import rules_dir
-from loomlint.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
-from loomlint.safefiles import (
+from loomlint.catalog.rules import rules_dir
+from loomlint.engine.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
+from loomlint.files.safe import (
     create_file,
     is_within,
     open_beneath,
@@ -43,7 +43,7 @@ from loomlint.safefiles import (
     read_regular,
     replace_file,
 )
-from loomlint.stamps import FileStamp, stat_files
+from loomlint.files.stamps import FileStamp, stat_files
 
 _FORMAT = 3
 CACHE_DIR_NAME = ".loomlint_cache"

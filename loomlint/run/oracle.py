@@ -55,14 +55,14 @@ from mypy.server.update import ensure_trees_loaded, replace_modules_with_new_var
 from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
-from loomlint.analysis import plugin_results
-from loomlint.analysis.checked_modules import CheckedModuleHook, hooked_plugins
-from loomlint.analysis.facts import FactCollector, types_content
-from loomlint.analysis.typefacts import (
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine.facts import FactCollector, types_content
+from loomlint.engine.typefacts import (
     FileTypes,
 )
-from loomlint.spi import SpiModel
-from loomlint.stamps import FileStamp, stat_files
+from loomlint.files.stamps import FileStamp, stat_files
+from loomlint.run import plugin_results
+from loomlint.run.checked_modules import CheckedModuleHook, hooked_plugins
 
 _INTERNAL_ERROR = re.compile(
     r"^(?P<path>.+?):(?:(?P<line>\d+):)? error: INTERNAL ERROR", re.MULTILINE

@@ -16,7 +16,7 @@ import contextvars
 from collections.abc import Generator
 from dataclasses import dataclass
 
-from loomlint.diagnostics import FileResult
+from loomlint.engine.diagnostics import FileResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,20 +23,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loomlint.analysis.compilecheck import compiles, over_size, python_version
-from loomlint.analysis.oracle import (
-    MypyOracle,
-    OracleResult,
-    OracleUnavailable,
-    SourceFile,
-    TypeOracle,
-    dependency_key_holds,
-    modules_without_types,
-)
-from loomlint.analysis.plugin_results import PluginResult
-from loomlint.analysis.prescreen import may_hold_content
-from loomlint.analysis.typefacts import FileTypes, has_typed_content
-from loomlint.cache import (
+from loomlint.engine.compilecheck import compiles, over_size, python_version
+from loomlint.engine.diagnostics import FileResult
+from loomlint.engine.prescreen import may_hold_content
+from loomlint.engine.typefacts import FileTypes, has_typed_content
+from loomlint.files.reading import Unreadable, read_source
+from loomlint.project.config import Settings
+from loomlint.project.preset_inference import chosen_presets
+from loomlint.run.cache import (
     CACHE_DIR_NAME,
     CachedResult,
     ResultCache,
@@ -45,13 +39,19 @@ from loomlint.cache import (
     files_unchanged,
     source_digest,
 )
-from loomlint.config import Settings
-from loomlint.deepstack import deep_stack
-from loomlint.diagnostics import FileResult
-from loomlint.interrupt import leave_interrupts_to_the_main_thread
-from loomlint.preset_inference import chosen_presets
-from loomlint.reading import Unreadable, read_source
-from loomlint.workers import AnalysisPool, Task, file_diagnostic, plan_workers
+from loomlint.run.deepstack import deep_stack
+from loomlint.run.interrupt import leave_interrupts_to_the_main_thread
+from loomlint.run.oracle import (
+    MypyOracle,
+    OracleResult,
+    OracleUnavailable,
+    SourceFile,
+    TypeOracle,
+    dependency_key_holds,
+    modules_without_types,
+)
+from loomlint.run.plugin_results import PluginResult
+from loomlint.run.workers import AnalysisPool, Task, file_diagnostic, plan_workers
 
 ProgressCallback = Callable[[int, int], None]
 

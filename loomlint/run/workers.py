@@ -22,10 +22,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
-from loomlint.analysis.typefacts import FileTypes
-from loomlint.config import Settings
-from loomlint.diagnostics import Diagnostic, FileResult
-from loomlint.interrupt import worker_ignores_interrupts
+from loomlint.engine.diagnostics import Diagnostic, FileResult
+from loomlint.engine.typefacts import FileTypes
+from loomlint.project.config import Settings
+from loomlint.run.interrupt import worker_ignores_interrupts
 
 # Below this much source, one process is faster than starting others.
 _PARALLEL_THRESHOLD_BYTES = 256 * 1024
@@ -233,18 +233,18 @@ def _initialise_worker(settings: Settings, debug: bool) -> None:
     # A worker has nothing to clean up: skip tearing down its imports at exit, which would
     # keep the pool's shutdown (and so the run) waiting for nothing.
     atexit.register(os._exit, 0)
-    # Ctrl-C reaches the whole process group: the parent answers it (loomlint.interrupt) and
+    # Ctrl-C reaches the whole process group: the parent answers it (loomlint.run.interrupt) and
     # stops the workers, which would otherwise each print a KeyboardInterrupt traceback.
     worker_ignores_interrupts()
     # Import the analysis stack once per worker, not once per file.
-    importlib.import_module("loomlint.analysis.engine")
+    importlib.import_module("loomlint.engine.analyze")
 
 
 def _exit_with_parent() -> None:
     """End this worker as soon as the process that started it is gone.
 
     A parent that exits normally shuts its workers down, and one stopped by SIGINT or SIGTERM
-    kills them (``loomlint.interrupt``); one killed outright (SIGKILL, the OOM killer) can do
+    kills them (``loomlint.run.interrupt``); one killed outright (SIGKILL, the OOM killer) can do
     neither. Its workers would wait for work forever, each holding a copy of the analysis
     stack, and keep multiprocessing's resource tracker alive too (it leaves when the last
     process holding its pipe does). multiprocessing gives a spawned child a sentinel, a pipe
@@ -271,7 +271,7 @@ def _ready() -> None:
 
 
 def _analyse_in_worker(task: Task) -> FileResult:
-    from loomlint.deepstack import deep_stack
+    from loomlint.run.deepstack import deep_stack
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
@@ -279,7 +279,7 @@ def _analyse_in_worker(task: Task) -> FileResult:
 
 
 def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
-    from loomlint.analysis.prescreen import may_report
+    from loomlint.engine.prescreen import may_report
 
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
@@ -293,7 +293,7 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
 
 
 def analyse_task(task: Task, settings: Settings, debug: bool) -> FileResult:
-    from loomlint.analysis.engine import analyze_source
+    from loomlint.engine.analyze import analyze_source
 
     return guarded_analysis(
         task.path,
@@ -322,7 +322,7 @@ def guarded_analysis(path: str, analyse: Callable[[], FileResult], *, debug: boo
 
 def file_diagnostic(path: str, code: str, message: str) -> FileResult:
     """A result that is one file-level diagnostic at 1:1 (unreadable file, internal error)."""
-    from loomlint.catalog import load_catalog
+    from loomlint.catalog.rules import load_catalog
 
     return FileResult(
         path=path,

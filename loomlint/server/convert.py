@@ -2,13 +2,13 @@
 
 Positions: loomlint counts 1-based lines and columns in characters (code points) of the text
 it analysed; LSP counts 0-based lines and, unless the client negotiated otherwise, UTF-16 code
-units. Both end lines at ``\r\n``, ``\r`` and ``\n`` only (``loomlint.lines``; the server's
+units. Both end lines at ``\r\n``, ``\r`` and ``\n`` only (``loomlint.files.lines``; the server's
 documents split their lines so, ``server.documents``), and pygls's position codec converts the
 characters with the encoding client and server agreed on. The analysis reads a buffer that
 starts with a BOM without it (as it reads a file), so line 1's columns move by one.
 
 Every edit offered is computed on the buffer's text, as ``fix`` and ``--add-noqa`` compute
-theirs on a file's, and must keep what the code means (``loomlint.meaning``), or is not
+theirs on a file's, and must keep what the code means (``loomlint.fix.meaning``), or is not
 offered.
 """
 
@@ -21,13 +21,13 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition, ServerTextRange
 
-from loomlint.add_noqa import comment_cannot_end
-from loomlint.diagnostics import Diagnostic
-from loomlint.docs import rule_url
-from loomlint.fix import apply_fixes
-from loomlint.lines import LineOffsets, source_lines, without_break
-from loomlint.meaning import comments_only_changed, literals_kept
-from loomlint.suppress import UNUSED_SUPPRESSION
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.engine.suppress import UNUSED_SUPPRESSION
+from loomlint.files.lines import LineOffsets, source_lines, without_break
+from loomlint.fix.edits import apply_fixes
+from loomlint.fix.meaning import comments_only_changed, literals_kept
+from loomlint.report.add_noqa import comment_cannot_end
+from loomlint.report.docs import rule_url
 
 SOURCE = "loomlint"
 FIX_ALL_KIND = f"{types.CodeActionKind.SourceFixAll.value}.loomlint"
@@ -215,9 +215,9 @@ def _ignore_edit(document: TextDocument, diagnostic: Diagnostic) -> types.Worksp
         replaced = (len(stripped) + 1, len(text) + 1)
         new_text = comment if not stripped else f"  {comment}"
     edited = lines.copy()
-    edited[diagnostic.line - 1] = text[: replaced[0] - 1] + new_text + lines[diagnostic.line - 1][
-        replaced[1] - 1 :
-    ]
+    edited[diagnostic.line - 1] = (
+        text[: replaced[0] - 1] + new_text + lines[diagnostic.line - 1][replaced[1] - 1 :]
+    )
     if not comments_only_changed(body, "".join(edited)):
         return None
     edit = types.TextEdit(

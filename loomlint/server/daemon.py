@@ -30,9 +30,10 @@ from types import FrameType
 from typing import Any
 
 from loomlint import __version__
-from loomlint.config import CliOverrides
-from loomlint.discovery import discover_files
-from loomlint.runner import RunResult
+from loomlint.project.config import CliOverrides
+from loomlint.project.discovery import discover_files
+from loomlint.project.settings import load_settings
+from loomlint.run.runner import RunResult
 from loomlint.server.endpoint import (
     MAX_LINE_BYTES,
     PROTOCOL,
@@ -47,7 +48,6 @@ from loomlint.server.endpoint import (
     trusted_socket,
 )
 from loomlint.server.project import Project, Refused
-from loomlint.settings import load_settings
 
 # Seconds between two `working` lines while a check runs.
 HEARTBEAT_SECONDS = 1.0
@@ -247,7 +247,7 @@ def run_daemon(root: Path, *, warm_up: bool = True) -> None:
 
 
 def _remove_socket_when_stopped(daemon: Daemon) -> None:
-    """SIGTERM and SIGINT end the daemon as they end any loomlint (``loomlint.interrupt``:
+    """SIGTERM and SIGINT end the daemon as they end any loomlint (``loomlint.run.interrupt``:
     exit 143 or 130), once it has removed its socket: no stale socket is left behind."""
     handlers: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {
         signal.SIGTERM: signal.getsignal(signal.SIGTERM),

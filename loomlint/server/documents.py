@@ -1,6 +1,6 @@
 """Documents whose lines are the Language Server Protocol's: a layer over pygls.
 
-LSP ends a line at ``\\r\\n``, ``\\r`` or ``\\n`` only, as Python does (``loomlint.lines``).
+LSP ends a line at ``\\r\\n``, ``\\r`` or ``\\n`` only, as Python does (``loomlint.files.lines``).
 pygls 2.1's ``TextDocument.lines`` splits with ``str.splitlines()``, which also breaks at
 ``\\x0b \\x0c \\x1c-\\x1e \\x85 \\u2028 \\u2029``. Every position it converts after such a
 character is then on the wrong line: the ranges of published findings, the edits of code
@@ -21,7 +21,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument, Workspace
 
-from loomlint.lines import source_lines
+from loomlint.files.lines import source_lines
 
 
 class LspLinesDocument(TextDocument):

@@ -33,9 +33,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
-from loomlint.cache import implementation_fingerprint
-from loomlint.config import CliOverrides, Settings
-from loomlint.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
+from loomlint.engine.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
+from loomlint.project.config import CliOverrides, Settings
+from loomlint.run.cache import implementation_fingerprint
 
 PROTOCOL = 1
 # Seconds the client waits for the daemon's next word (it says `working` every second).

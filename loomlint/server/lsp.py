@@ -42,16 +42,16 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from loomlint import __version__
-from loomlint.analysis import budget
-from loomlint.config import CliOverrides, ConfigError
-from loomlint.diagnostics import FileResult
+from loomlint.engine import budget
+from loomlint.engine.diagnostics import FileResult
+from loomlint.project.config import CliOverrides, ConfigError
+from loomlint.run.workers import file_diagnostic
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.daemon import Daemon
 from loomlint.server.documents import LspLinesDocument, LspLinesProtocol
 from loomlint.server.endpoint import EndpointError
 from loomlint.server.project import CONFIG_NAMES, Project
 from loomlint.server.transport import FrameWriter, Gate, read_messages
-from loomlint.workers import file_diagnostic
 
 # The initialization option that keeps the project's mypy plugins out, as
 # --no-project-plugins does.

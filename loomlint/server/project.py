@@ -21,15 +21,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from loomlint.cache import MemoryResultCache
-from loomlint.config import LOOMLINT_TOML, PYPROJECT, CliOverrides, ConfigError, Settings
-from loomlint.diagnostics import FileResult
-from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.preset_inference import chosen_presets, with_presets_chosen
-from loomlint.runner import RunResult, read_sources, run_check
+from loomlint.engine.diagnostics import FileResult
+from loomlint.project.config import LOOMLINT_TOML, PYPROJECT, CliOverrides, ConfigError, Settings
+from loomlint.project.discovery import DiscoveryError, discover_files
+from loomlint.project.preset_inference import chosen_presets, with_presets_chosen
+from loomlint.project.settings import load_settings
+from loomlint.run.cache import MemoryResultCache
+from loomlint.run.runner import RunResult, read_sources, run_check
 from loomlint.server.endpoint import CheckRequest, environment_digest
 from loomlint.server.warm import UpdateStats, WarmMypy
-from loomlint.settings import load_settings
 
 # Where loomlint's and mypy's configuration may come from, in the root or above it.
 CONFIG_NAMES = (LOOMLINT_TOML, PYPROJECT, "mypy.ini", ".mypy.ini", "setup.cfg")

@@ -40,7 +40,10 @@ from mypy.server.update import FineGrainedBuildManager
 from mypy.types import Type
 from mypy.util import hash_digest
 
-from loomlint.analysis.oracle import (
+from loomlint.catalog.spi import SpiModel
+from loomlint.engine.typefacts import FileTypes
+from loomlint.files.stamps import FileStamp, stat_files
+from loomlint.run.oracle import (
     FactsConsumer,
     MypyOracle,
     OracleResult,
@@ -48,10 +51,7 @@ from loomlint.analysis.oracle import (
     SourceFile,
     TypeOracle,
 )
-from loomlint.analysis.typefacts import FileTypes
 from loomlint.server.watch import ContentWatcher
-from loomlint.spi import SpiModel
-from loomlint.stamps import FileStamp, stat_files
 
 # Files of the project whose syntax error stops the first build are left out of it, one at a
 # time, this many times at most.

@@ -15,7 +15,7 @@ from loomlint.cli import main
 if TYPE_CHECKING:
     from mypy.nodes import MypyFile
 
-    from loomlint.analysis.typefacts import FileTypes
+    from loomlint.engine.typefacts import FileTypes
 
 BAD_USE = textwrap.dedent(
     """\
@@ -134,7 +134,7 @@ def test_file_mypy_crashes_on_is_lml904_and_checked_without_types(
 def test_a_file_whose_types_cannot_be_read_is_lml904_and_checked_without_types(
     tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from loomlint.analysis import facts
+    from loomlint.engine import facts
 
     original = facts.FactCollector.collect
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from loomlint.analysis.oracle import OracleUnavailable, _blocking_error, _TargetCrash
+from loomlint.run.oracle import OracleUnavailable, _blocking_error, _TargetCrash
 
 TARGETS = {os.path.abspath(p): p for p in ("graph.py", "configuration.py")}
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from expectations import REPO
 
-from loomlint.analysis import checked_modules
-from loomlint.analysis.oracle import MypyOracle, OracleResult, SourceFile
-from loomlint.analysis.plugin_results import PluginResult
-from loomlint.analysis.typefacts import FileTypes
-from loomlint.config import CliOverrides
-from loomlint.settings import load_settings
+from loomlint.engine.typefacts import FileTypes
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run import checked_modules
+from loomlint.run.oracle import MypyOracle, OracleResult, SourceFile
+from loomlint.run.plugin_results import PluginResult
 
 FIXTURES = sorted((REPO / "fixtures" / "analysis").glob("*.py"))
 

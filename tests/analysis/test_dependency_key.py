@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.analysis.oracle import MypyOracle, SourceFile, dependency_key_holds
-from loomlint.config import CliOverrides
-from loomlint.settings import load_settings
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run.oracle import MypyOracle, SourceFile, dependency_key_holds
 
 # app imports middle, which imports leaf: leaf is not among app's own imports.
 MIDDLE = "from leaf import make\n\nvalue = make()\n"

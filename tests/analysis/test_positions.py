@@ -8,8 +8,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from loomlint.analysis.positions import _WANTED, compute_positions
-from loomlint.deepstack import deep_stack
+from loomlint.engine.positions import _WANTED, compute_positions
+from loomlint.run.deepstack import deep_stack
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = sorted(

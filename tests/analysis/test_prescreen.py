@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.analysis.prescreen import names_content
-from loomlint.config import CliOverrides
-from loomlint.settings import load_settings
+from loomlint.engine.analyze import analyze_source
+from loomlint.engine.prescreen import names_content
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
 
 WORDS = frozenset({"content", "Content"})
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import loomlint.workers
-from loomlint.analysis.oracle import MypyOracle, SourceFile
-from loomlint.config import CliOverrides
-from loomlint.diagnostics import FileResult
-from loomlint.runner import run_check
-from loomlint.settings import load_settings
+import loomlint.run.workers
+from loomlint.engine.diagnostics import FileResult
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run.oracle import MypyOracle, SourceFile
+from loomlint.run.runner import run_check
 
 USE = textwrap.dedent(
     """\
@@ -44,7 +44,7 @@ def _forbid_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> FileResult:
         raise AssertionError("a cached result should have been used")
 
-    monkeypatch.setattr(loomlint.workers, "analyse_task", refuse)
+    monkeypatch.setattr(loomlint.run.workers, "analyse_task", refuse)
 
 
 def _cache_then_change_the_dependency(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,7 +110,7 @@ def test_warm_runs_reuse_results_and_an_edit_is_reanalysed(
 def test_nothing_changed_needs_no_mypy_build(
     tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import loomlint.analysis.oracle
+    import loomlint.run.oracle
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "use.py").write_text(USE)
@@ -122,19 +122,19 @@ def test_nothing_changed_needs_no_mypy_build(
         raise AssertionError("mypy should not have been needed")
 
     with monkeypatch.context() as patch:
-        patch.setattr(loomlint.analysis.oracle.MypyOracle, "analyze", no_build)
+        patch.setattr(loomlint.run.oracle.MypyOracle, "analyze", no_build)
         _forbid_analysis(patch)
         assert _findings(tmp_path) == expected
     # A file the build read changes (here only its timestamp): mypy must run again.
     os.utime(tmp_path / "dep.py", ns=(1, 1))
     calls: list[object] = []
-    real = loomlint.analysis.oracle.MypyOracle.analyze
+    real = loomlint.run.oracle.MypyOracle.analyze
 
     def counting(self: object, *args: object, **kwargs: object) -> object:
         calls.append(args)
         return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(loomlint.analysis.oracle.MypyOracle, "analyze", counting)
+    monkeypatch.setattr(loomlint.run.oracle.MypyOracle, "analyze", counting)
     assert _findings(tmp_path) == expected
     assert len(calls) == 1
 

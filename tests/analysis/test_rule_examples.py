@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from loomlint.checks import ALL_RULES
-from loomlint.checks.base import Example
 from loomlint.cli import main
+from loomlint.engine.checks import ALL_RULES
+from loomlint.engine.checks.base import Example
 
 EXAMPLES: dict[str, Example] = {
     f"{type(rule).__name__}_{kind}_{number}.py": example

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides
-from loomlint.settings import load_settings
-from loomlint.workers import _GROW_BEYOND_BYTES, AnalysisPool, PoolPlan, Task
+from loomlint.engine.analyze import analyze_source
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run.workers import _GROW_BEYOND_BYTES, AnalysisPool, PoolPlan, Task
 
 BAD_USE = (
     "from loomlint.content import LlmMessage\n\n\n"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.baseline import (
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.baseline import (
     Baseline,
     BaselineError,
     BaselineKey,
@@ -20,8 +21,7 @@ from loomlint.baseline import (
     parse_baseline,
     write_baseline,
 )
-from loomlint.diagnostics import Diagnostic
-from loomlint.fingerprint import finding_fingerprint
+from loomlint.report.fingerprint import finding_fingerprint
 
 ROOT = Path("/project")
 

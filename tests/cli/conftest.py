@@ -1,4 +1,4 @@
-"""CLI test fixtures: a fake ``loomlint.runner`` and a project folder to run in."""
+"""CLI test fixtures: a fake ``loomlint.run.runner`` and a project folder to run in."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from fake_runner import FakeRunner
 @pytest.fixture
 def fake_runner(monkeypatch: pytest.MonkeyPatch) -> FakeRunner:
     runner = FakeRunner()
-    module = types.ModuleType("loomlint.runner")
+    module = types.ModuleType("loomlint.run.runner")
     module.run_check = runner  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "loomlint.runner", module)
+    monkeypatch.setitem(sys.modules, "loomlint.run.runner", module)
     return runner
 
 

@@ -1,4 +1,4 @@
-"""A stand-in for ``loomlint.runner.run_check``, so CLI tests need no analysis."""
+"""A stand-in for ``loomlint.run.runner.run_check``, so CLI tests need no analysis."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loomlint.config import Settings
-from loomlint.diagnostics import Diagnostic, FileResult
+from loomlint.engine.diagnostics import Diagnostic, FileResult
+from loomlint.project.config import Settings
 
 
 @dataclass
@@ -20,7 +20,7 @@ class FakeRunResult:
 
 @dataclass
 class FakeRunner:
-    """Stands in for ``loomlint.runner.run_check``: returns the diagnostics it is given."""
+    """Stands in for ``loomlint.run.runner.run_check``: returns the diagnostics it is given."""
 
     findings: list[Diagnostic] = field(default_factory=list[Diagnostic])
     notes: list[str] = field(default_factory=list[str])

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from fake_runner import FakeRunner
 
 from loomlint.cli import main
-from loomlint.diagnostics import Diagnostic, Edit, Fix
+from loomlint.engine.diagnostics import Diagnostic, Edit, Fix
 
 Project = Callable[..., Path]
 
@@ -379,7 +379,7 @@ def test_missing_runner_is_an_internal_error(
     import sys
 
     project("a.py")
-    monkeypatch.setitem(sys.modules, "loomlint.runner", None)
+    monkeypatch.setitem(sys.modules, "loomlint.run.runner", None)
     exit_code, stdout, stderr = check()
     assert (exit_code, stdout) == (2, "")
     assert stderr.startswith("error: internal error: ModuleNotFoundError: ")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from fake_runner import FakeRunner
 
 from loomlint.cli import main
-from loomlint.diagnostics import Diagnostic
+from loomlint.engine.diagnostics import Diagnostic
 
 Project = Callable[..., Path]
 

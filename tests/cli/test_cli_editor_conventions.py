@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from fake_runner import FakeRunner, FakeRunResult
 
 from loomlint.cli import main
-from loomlint.config import Settings
-from loomlint.diagnostics import Diagnostic
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.project.config import Settings
 
 Project = Callable[..., Path]
 
@@ -170,7 +170,7 @@ def test_add_noqa_never_writes_a_file_that_changed_during_the_run(
     editing = EditingRunner(
         findings=[Diagnostic("app.py", 1, 1, 1, 2, "LML003", "content-coercion", "coerced")]
     )
-    monkeypatch.setattr(sys.modules["loomlint.runner"], "run_check", editing)
+    monkeypatch.setattr(sys.modules["loomlint.run.runner"], "run_check", editing)
     assert check("--add-noqa", "app.py") == (
         1,
         "",

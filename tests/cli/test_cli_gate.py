@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from fake_runner import FakeRunner
 
-from loomlint import progress as progress_module
 from loomlint.cli import main
-from loomlint.diagnostics import Diagnostic
-from loomlint.fingerprint import finding_fingerprint
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.fingerprint import finding_fingerprint
+from loomlint.run import progress as progress_module
 
 Project = Callable[..., Path]
 

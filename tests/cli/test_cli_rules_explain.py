@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from loomlint import __version__
-from loomlint.catalog import load_catalog
+from loomlint.catalog.rules import load_catalog
 from loomlint.cli import main
-from loomlint.docs import render_rule_page
+from loomlint.report.docs import render_rule_page
 
 RULES_TABLE = """\
 Code    Name                 Fixable  Summary
@@ -76,7 +76,7 @@ def test_explain_unknown_code() -> None:
 
 
 def test_rules_and_explain_do_not_import_the_runner(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "loomlint.runner", None)  # importing it would fail
+    monkeypatch.setitem(sys.modules, "loomlint.run.runner", None)  # importing it would fail
     assert CliRunner().invoke(main, ["rules"]).exit_code == 0
     assert CliRunner().invoke(main, ["explain", "LML001"]).exit_code == 0
 

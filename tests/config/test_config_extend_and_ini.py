@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import ConfigError, Settings
+from loomlint.project.config import ConfigError, Settings
 
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import DEFAULT_EXCLUDE, CliOverrides, Settings
-from loomlint.settings import load_settings
+from loomlint.project.config import DEFAULT_EXCLUDE, CliOverrides, Settings
+from loomlint.project.settings import load_settings
 
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]

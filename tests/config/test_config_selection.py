@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import Settings
+from loomlint.project.config import Settings
 
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]

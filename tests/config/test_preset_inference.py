@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from mypy.options import Options
 
-from loomlint.catalog import load_catalog
-from loomlint.config import CliOverrides
-from loomlint.discovery import discover_files
-from loomlint.mypy_checks.config import load_plugin_config
-from loomlint.preset_inference import imported_presets
-from loomlint.runner import run_check
+from loomlint.catalog.rules import load_catalog
+from loomlint.mypy_plugin.config import load_plugin_config
+from loomlint.project.config import CliOverrides
+from loomlint.project.discovery import discover_files
+from loomlint.project.preset_inference import imported_presets
+from loomlint.project.settings import load_settings
+from loomlint.run.runner import run_check
 from loomlint.server.project import Project
-from loomlint.settings import load_settings
 
 LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
 LANGCHAIN_APP = (

@@ -8,21 +8,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from loomlint.conformance import (
-    CONFORMANCE_CASES,
-    DEFAULT_REPLY,
-    ConformanceCase,
-    ConformanceFailure,
-    LlmStreamChunk,
-    Provider,
-    RecordingTransport,
-    Transport,
-    TransportError,
-    conformance_cases,
-    image_request,
-    run_conformance,
-    text_request,
-)
 from loomlint.content import (
     AudioPart,
     DataSource,
@@ -40,6 +25,21 @@ from loomlint.content import (
     ToolUsePart,
     assert_request_supported,
     guard_request,
+)
+from loomlint.content.conformance import (
+    CONFORMANCE_CASES,
+    DEFAULT_REPLY,
+    ConformanceCase,
+    ConformanceFailure,
+    LlmStreamChunk,
+    Provider,
+    RecordingTransport,
+    Transport,
+    TransportError,
+    conformance_cases,
+    image_request,
+    run_conformance,
+    text_request,
 )
 
 

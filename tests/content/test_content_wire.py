@@ -26,7 +26,7 @@ from loomlint.content import (
     from_json,
     to_json,
 )
-from loomlint.words import with_article
+from loomlint.content.words import with_article
 
 EVERY_PART = LlmMessage(
     role="user",

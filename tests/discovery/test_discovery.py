@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import CliOverrides
-from loomlint.discovery import DiscoveryError, discover_files
-from loomlint.settings import load_settings
+from loomlint.project.config import CliOverrides
+from loomlint.project.discovery import DiscoveryError, discover_files
+from loomlint.project.settings import load_settings
 
 Tree = Callable[..., Path]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.config import CONFIG_KEYS, DEFAULT_EXCLUDE
-from loomlint.settings import load_settings
+from loomlint.project.config import CONFIG_KEYS, DEFAULT_EXCLUDE
+from loomlint.project.settings import load_settings
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
 TEXT = DOC.read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from loomlint.cli import main
-from loomlint.conformance import run_conformance
+from loomlint.content.conformance import run_conformance
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "provider-checklist.md"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides
-from loomlint.fix import apply_fixes
-from loomlint.settings import load_settings
+from loomlint.engine.analyze import analyze_source
+from loomlint.fix.edits import apply_fixes
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
 
 
 def _fix(tmp_path: Path, source: str) -> tuple[str, int, int]:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides
-from loomlint.fix import apply_fixes
-from loomlint.fix_imports import add_import
-from loomlint.settings import load_settings
+from loomlint.engine.analyze import analyze_source
+from loomlint.fix.edits import apply_fixes
+from loomlint.fix.imports import add_import
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
 
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import loomlint.fixfiles
-import loomlint.runner
+import loomlint.fix.files
+import loomlint.run.runner
 from loomlint.cli import main
-from loomlint.config import Settings
-from loomlint.fix import FixOutcome
+from loomlint.fix.edits import FixOutcome
+from loomlint.project.config import Settings
 
 BEFORE = textwrap.dedent(
     """\
@@ -57,10 +57,10 @@ def _fix(*args: str) -> tuple[int, str, str]:
 def _after_analysis(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) -> list[Settings]:
     """Run ``act`` once, after the first analysis and before anything is written; the
     settings of each analysis (filled in as they run)."""
-    real = loomlint.runner.run_check
+    real = loomlint.run.runner.run_check
     calls: list[Settings] = []
 
-    def run_check(*args: object, **kwargs: object) -> loomlint.runner.RunResult:
+    def run_check(*args: object, **kwargs: object) -> loomlint.run.runner.RunResult:
         result = real(*args, **kwargs)  # type: ignore[arg-type]
         if not calls:
             act()
@@ -68,7 +68,7 @@ def _after_analysis(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) ->
         calls.append(args[1])
         return result
 
-    monkeypatch.setattr(loomlint.runner, "run_check", run_check)
+    monkeypatch.setattr(loomlint.run.runner, "run_check", run_check)
     return calls
 
 
@@ -95,7 +95,7 @@ def test_a_line_saved_while_the_fixes_are_computed_is_kept(
     """Computing the fixes of a large file takes seconds, after the digest was first checked:
     the file is checked again just before the write."""
     (project / "bad.py").write_text(BEFORE)
-    real = loomlint.fixfiles.apply_fixes
+    real = loomlint.fix.files.apply_fixes
     saves: list[str] = []
 
     def apply_fixes_while_an_editor_saves(*args: Any, **kwargs: Any) -> FixOutcome:
@@ -105,7 +105,7 @@ def test_a_line_saved_while_the_fixes_are_computed_is_kept(
                 file.write("# appended while loomlint computed its fixes\n")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(loomlint.fixfiles, "apply_fixes", apply_fixes_while_an_editor_saves)
+    monkeypatch.setattr(loomlint.fix.files, "apply_fixes", apply_fixes_while_an_editor_saves)
     assert _fix("bad.py") == (
         0,
         "",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loomlint.gitdiff import parse_unified_diff
+from loomlint.report.gitdiff import parse_unified_diff
 
 
 def test_added_and_changed_lines() -> None:

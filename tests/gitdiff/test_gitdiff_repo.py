@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.gitdiff import GitDiffError, changed_lines, keep_changed
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.gitdiff import GitDiffError, changed_lines, keep_changed
 
 Files = Callable[..., None]
 Git = Callable[..., str]

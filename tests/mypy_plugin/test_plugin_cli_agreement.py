@@ -25,9 +25,9 @@ import pytest
 from click.testing import CliRunner
 from mypy_runs import OUTPUT_FLAGS, REPO, Reported, parse_errors, run_mypy, write_project
 
-from loomlint.catalog import load_catalog
+from loomlint.catalog.rules import load_catalog
 from loomlint.cli import main
-from loomlint.mypy_checks import worker
+from loomlint.mypy_plugin import worker
 
 FIXTURES = REPO / "fixtures"
 FILES = sorted(

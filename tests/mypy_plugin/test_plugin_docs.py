@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.catalog import load_catalog
-from loomlint.mypy_checks.support import UnsupportedMypyError, check_supported
+from loomlint.catalog.rules import load_catalog
+from loomlint.mypy_plugin.support import UnsupportedMypyError, check_supported
 
 if sys.version_info >= (3, 11):
     import tomllib

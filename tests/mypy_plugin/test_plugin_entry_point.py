@@ -8,17 +8,16 @@ import pytest
 from mypy.errorcodes import error_codes
 from mypy_runs import write_project
 
-from loomlint.catalog import load_catalog
-from loomlint.mypy_checks import codes
-from loomlint.mypy_checks.config import fingerprint
-from loomlint.mypy_checks.support import (
+from loomlint.catalog.rules import load_catalog
+from loomlint.mypy_plugin import LoomlintPlugin, codes, plugin
+from loomlint.mypy_plugin.config import fingerprint
+from loomlint.mypy_plugin.support import (
     RefusingPlugin,
     UnsupportedMypyError,
     check_supported,
     mypy_version_supported,
 )
-from loomlint.mypy_plugin import LoomlintPlugin, plugin
-from loomlint.settings import load_settings
+from loomlint.project.settings import load_settings
 
 
 @pytest.mark.parametrize("version", ["2.4.1", "2.4.0", "2.9.0", "2.5.0+dev.0123abcd"])

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.analysis.typefacts import FileTypes
-from loomlint.config import load_settings
-from loomlint.mypy_checks import worker
-from loomlint.mypy_checks.worker import AnalysisWorker
+from loomlint.engine.analyze import analyze_source
+from loomlint.engine.typefacts import FileTypes
+from loomlint.mypy_plugin import worker
+from loomlint.mypy_plugin.worker import AnalysisWorker
+from loomlint.project.settings import load_settings
 
 SOURCE = b"""\
 from loomlint.content import LlmMessage

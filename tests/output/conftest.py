@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loomlint.diagnostics import Diagnostic, Edit, Fix
+from loomlint.engine.diagnostics import Diagnostic, Edit, Fix
 
 COERCION = Diagnostic(
     path="src/app.py",

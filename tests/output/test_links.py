@@ -1,6 +1,6 @@
 """Every link loomlint prints or sends (SARIF's tool and help links, the JSON report's and the
 language server's rule links, `rules --format json`) comes from one documented constant,
-``loomlint.docs.PROJECT_URL``: a fork or mirror changes it in one place."""
+``loomlint.report.docs.PROJECT_URL``: a fork or mirror changes it in one place."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import loomlint
-from loomlint.docs import DOCS_BASE_URL, PROJECT_URL, rule_url
-from loomlint.output.sarif import INFORMATION_URI
+from loomlint.report.docs import DOCS_BASE_URL, PROJECT_URL, rule_url
+from loomlint.report.output.sarif import INFORMATION_URI
 
 PACKAGE = Path(loomlint.__file__).parent
 
@@ -28,4 +28,4 @@ def test_no_module_spells_a_link_to_loomlint_of_its_own() -> None:
         for url in re.findall(r"https?://[^\s\"'`)]+", path.read_text(encoding="utf-8"))
         if "loomlint" in url
     }
-    assert spelled == {("docs.py", PROJECT_URL)}
+    assert spelled == {("report/docs.py", PROJECT_URL)}

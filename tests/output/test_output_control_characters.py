@@ -10,11 +10,11 @@ import json
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from loomlint.diagnostics import Diagnostic, Edit, Fix
-from loomlint.output.github import render_github
-from loomlint.output.gitlab import render_gitlab
-from loomlint.output.junit import render_junit
-from loomlint.output.text import render_text
+from loomlint.engine.diagnostics import Diagnostic, Edit, Fix
+from loomlint.report.output.github import render_github
+from loomlint.report.output.gitlab import render_gitlab
+from loomlint.report.output.junit import render_junit
+from loomlint.report.output.text import render_text
 
 NAME = "a\n::error file=x.py,line=1::INJECTED\nb\x1b[31m\u2028\x85.py"
 SHOWN_NAME = "a\\n::error file=x.py,line=1::INJECTED\\nb\\x1b[31m\\u2028\\x85.py"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output.github import escape_data, escape_property, render_github
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output.github import escape_data, escape_property, render_github
 
 
 def test_annotations(diagnostics: list[Diagnostic]) -> None:

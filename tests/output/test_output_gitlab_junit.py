@@ -6,11 +6,11 @@ import json
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.fingerprint import finding_fingerprint
-from loomlint.output.gitlab import render_gitlab
-from loomlint.output.junit import render_junit
-from loomlint.output.sarif import FINGERPRINT_KEY, render_sarif
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.fingerprint import finding_fingerprint
+from loomlint.report.output.gitlab import render_gitlab
+from loomlint.report.output.junit import render_junit
+from loomlint.report.output.sarif import FINGERPRINT_KEY, render_sarif
 
 
 def lines(path: str) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output.json import render_json, render_json_statistics
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output.json import render_json, render_json_statistics
 
 
 def test_exact_objects_sorted_by_path_line_column(diagnostics: list[Diagnostic]) -> None:

@@ -11,10 +11,10 @@ import jsonschema
 import pytest
 
 from loomlint import __version__
-from loomlint.catalog import load_catalog
-from loomlint.diagnostics import Diagnostic
-from loomlint.docs import render_rule_page
-from loomlint.output.sarif import build_sarif, finding_fingerprint, render_sarif
+from loomlint.catalog.rules import load_catalog
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.docs import render_rule_page
+from loomlint.report.output.sarif import build_sarif, finding_fingerprint, render_sarif
 
 SCHEMA_PATH = Path(__file__).parent.parent / "data" / "sarif-schema-2.1.0.json"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output.text import render_text
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output.text import render_text
 
 
 def test_findings_then_summary(diagnostics: list[Diagnostic]) -> None:

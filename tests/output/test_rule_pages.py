@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loomlint.catalog import load_catalog
-from loomlint.docs import main, render_rule_page, rendered_pages, write_pages
+from loomlint.catalog.rules import load_catalog
+from loomlint.report.docs import main, render_rule_page, rendered_pages, write_pages
 
 DOCS_RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
@@ -35,12 +35,13 @@ def test_page_sections_in_order() -> None:
 
 
 def test_committed_pages_match_the_catalog() -> None:
-    """Run `python -m loomlint.docs` after changing rules/ to update docs/rules/."""
+    """Run `python -m loomlint.report.docs` after changing rules/ to update docs/rules/."""
     expected = rendered_pages()
     committed = {path.name: path.read_text(encoding="utf-8") for path in DOCS_RULES.glob("*.md")}
     assert sorted(committed) == sorted(expected)
     for name, text in expected.items():
-        assert committed[name] == text, f"docs/rules/{name} is stale: run python -m loomlint.docs"
+        stale = f"docs/rules/{name} is stale: run python -m loomlint.report.docs"
+        assert committed[name] == text, stale
 
 
 def test_generator_writes_pages_and_removes_stale_ones(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.catalog import CatalogError, load_catalog, preset_from_mapping, rules_dir
-from loomlint.spi import build_spi_model
+from loomlint.catalog.rules import CatalogError, load_catalog, preset_from_mapping, rules_dir
+from loomlint.catalog.spi import build_spi_model
 
 PACKAGED = ("anthropic", "langchain", "loom", "openai", "pydantic-ai")
 # Packages a preset names but the dev extra does not install (LangGraph's prebuilt helpers).

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.catalog import load_catalog
-from loomlint.config import CliOverrides
-from loomlint.settings import load_settings
+from loomlint.catalog.rules import load_catalog
+from loomlint.engine.analyze import analyze_source
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
 
 SOURCE = (
     "from langchain_core.messages import AIMessage\n"

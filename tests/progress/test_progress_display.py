@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from loomlint.progress import ProgressDisplay, is_terminal
+from loomlint.run.progress import ProgressDisplay, is_terminal
 
 
 class FakeStream(io.StringIO):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loomlint.analysis import budget
-from loomlint.docs import rule_url
+from loomlint.engine import budget
+from loomlint.report.docs import rule_url
 from robustness.cli_json import check_json
 from robustness.lsp_wire import WireServer, initialize, notification
 
@@ -90,7 +90,7 @@ def test_the_servers_over_budget_notice_gives_way_to_the_findings(tmp_path: Path
     # No time at all: the notice comes at once; the small file's analysis (fewer steps than
     # one look at the clock) still ends, and its findings replace the notice.
     server = WireServer(
-        tmp_path, prelude="import loomlint.analysis.budget as b; b.FILE_SECONDS = 0.0; "
+        tmp_path, prelude="import loomlint.engine.budget as b; b.FILE_SECONDS = 0.0; "
     )
     try:
         open_in_server(server, tmp_path, small, BAD_USE)
@@ -128,7 +128,7 @@ def test_a_buffer_past_its_budget_gets_lml903_from_the_server(tmp_path: Path) ->
     # One second: no machine parses 1.2 MB in it (analysed in worker processes, which keep
     # the 60 s analysis budget; the server's own watch is what is tested).
     server = WireServer(
-        tmp_path, prelude="import loomlint.analysis.budget as b; b.FILE_SECONDS = 1.0; "
+        tmp_path, prelude="import loomlint.engine.budget as b; b.FILE_SECONDS = 1.0; "
     )
     try:
         open_in_server(server, tmp_path, big, text)

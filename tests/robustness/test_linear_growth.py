@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 import loomlint
-from loomlint.analysis.compilecheck import MAX_DEPTH
-from loomlint.analysis.engine import analyze_source
-from loomlint.deepstack import deep_stack
-from loomlint.diagnostics import FileResult
-from loomlint.settings import load_settings
+from loomlint.engine.analyze import analyze_source
+from loomlint.engine.compilecheck import MAX_DEPTH
+from loomlint.engine.diagnostics import FileResult
+from loomlint.project.settings import load_settings
+from loomlint.run.deepstack import deep_stack
 
 _LOOMLINT = str(Path(loomlint.__file__).parent)
 

@@ -14,13 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from loomlint.analysis.engine import analyze_source
-from loomlint.config import CliOverrides, Settings
-from loomlint.diagnostics import Diagnostic
-from loomlint.fix import apply_fixes
+from loomlint.engine.analyze import analyze_source
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.fix.edits import apply_fixes
+from loomlint.project.config import CliOverrides, Settings
+from loomlint.project.settings import load_settings
 from loomlint.server.convert import code_actions, lsp_diagnostic
 from loomlint.server.documents import LspLinesDocument
-from loomlint.settings import load_settings
 from robustness.lsp_reference import apply_workspace_edit, offset_of
 from robustness.odd_sources import (
     BOM,

@@ -11,9 +11,9 @@ import pytest
 from daemon_harness import ANSWERED, Daemon, loomlint
 from daemon_harness import runtime as runtime  # a fixture
 
-from loomlint.config import CliOverrides
-from loomlint.runner import run_check
-from loomlint.settings import load_settings
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run.runner import run_check
 
 USE = """\
 from dep import Msg

@@ -19,12 +19,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
-import loomlint.add_noqa
-import loomlint.fixfiles
-from loomlint.add_noqa import NoqaEdit
+import loomlint.fix.files
+import loomlint.report.add_noqa
 from loomlint.cli import main
-from loomlint.diagnostics import Diagnostic
-from loomlint.fix import FixOutcome
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.fix.edits import FixOutcome
+from loomlint.report.add_noqa import NoqaEdit
 from robustness.odd_sources import (
     BOM,
     ODD_SEPARATORS,
@@ -183,13 +183,13 @@ def test_a_fix_that_would_change_a_string_literal_is_not_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The last guard, whatever the bug behind it: here a fix whose text lands in a string."""
-    real = loomlint.fixfiles.apply_fixes
+    real = loomlint.fix.files.apply_fixes
 
     def misplaced(text: str, *args: Any, **kwargs: Any) -> FixOutcome:
         outcome = real(text, *args, **kwargs)
         return replace(outcome, text=outcome.text.replace('"said: "', '"said: text_of("'))
 
-    monkeypatch.setattr(loomlint.fixfiles, "apply_fixes", misplaced)
+    monkeypatch.setattr(loomlint.fix.files, "apply_fixes", misplaced)
     with project_with(GUARDED.encode()) as root:
         assert run("fix", "--no-types", "-q", "app.py") == (
             2,
@@ -203,14 +203,14 @@ def test_a_fix_that_would_change_a_string_literal_is_not_written(
 def test_suppressions_that_would_change_the_code_are_not_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = loomlint.add_noqa.add_noqa
+    real = loomlint.report.add_noqa.add_noqa
 
     def misplaced(text: str, diagnostics: Sequence[Diagnostic]) -> NoqaEdit:
         edit = real(text, diagnostics)
         edit.text = edit.text.replace('"said: "', '"said:  # noqa"')
         return edit
 
-    monkeypatch.setattr(loomlint.add_noqa, "add_noqa", misplaced)
+    monkeypatch.setattr(loomlint.report.add_noqa, "add_noqa", misplaced)
     with project_with(GUARDED.encode()) as root:
         assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (
             2,
@@ -227,7 +227,9 @@ def test_a_suppression_that_does_not_cover_its_finding_is_not_counted(
 ) -> None:
     """The exit status says what the next check will say: here a noqa naming another code."""
     monkeypatch.setattr(
-        loomlint.add_noqa, "_with_noqa", lambda line, codes, column: line + "# noqa: LML004\n"
+        loomlint.report.add_noqa,
+        "_with_noqa",
+        lambda line, codes, column: line + "# noqa: LML004\n",
     )
     with project_with(GUARDED.encode()):
         assert run("check", "--no-types", "--add-noqa", "-q", "app.py") == (

@@ -12,7 +12,7 @@ import pytest
 from lsp_harness import SERVER_COMMAND, Session, apply_edit, check_json, summary, uri_of
 from lsprotocol import types
 
-from loomlint.docs import rule_url
+from loomlint.report.docs import rule_url
 
 pytestmark = pytest.mark.slow
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.suppress import apply_suppressions, parse_suppressions
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.engine.suppress import apply_suppressions, parse_suppressions
 
 PATH = "pkg/mod.py"
 

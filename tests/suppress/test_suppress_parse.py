@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from loomlint.suppress import CodeSpan, Suppression, parse_suppressions, statement_ranges
+from loomlint.engine.suppress import CodeSpan, Suppression, parse_suppressions, statement_ranges
 
 
 def test_trailing_loomlint_ignore_with_codes() -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from loomlint.checks.base import ContentFinding, ContentRule, Example
-from loomlint.checks.content_cast import ContentCast
-from loomlint.checks.content_coercion import ContentCoercion
-from loomlint.checks.content_destructure import ContentDestructure
-from loomlint.checks.content_erased import ContentErased
-from loomlint.checks.unsafe_content_use import UnsafeContentUse
+from loomlint.engine.checks.base import ContentFinding, ContentRule, Example
+from loomlint.engine.checks.content_cast import ContentCast
+from loomlint.engine.checks.content_coercion import ContentCoercion
+from loomlint.engine.checks.content_destructure import ContentDestructure
+from loomlint.engine.checks.content_erased import ContentErased
+from loomlint.engine.checks.unsafe_content_use import UnsafeContentUse
 
 ALL_RULES: tuple[ContentRule, ...] = (
     UnsafeContentUse(),

@@ -9,10 +9,10 @@ from typing import ClassVar
 
 import libcst as cst
 
-from loomlint.analysis.flow import Origin, Value
-from loomlint.analysis.sinks import Position
-from loomlint.analysis.typefacts import ContentKind
-from loomlint.spi import SpiFix
+from loomlint.catalog.spi import SpiFix
+from loomlint.engine.flow import Origin, Value
+from loomlint.engine.sinks import Position
+from loomlint.engine.typefacts import ContentKind
 
 
 @dataclass(frozen=True, slots=True)

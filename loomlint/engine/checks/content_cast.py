@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.advice import cast_fix
-from loomlint.checks.base import ContentFinding, ContentRule, Example, describe_origin
+from loomlint.engine.advice import cast_fix
+from loomlint.engine.checks.base import ContentFinding, ContentRule, Example, describe_origin
 
 
 class ContentCast(ContentRule):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.advice import coercion_fix
-from loomlint.checks.base import ContentFinding, ContentRule, Example, describe_value
+from loomlint.engine.advice import coercion_fix
+from loomlint.engine.checks.base import ContentFinding, ContentRule, Example, describe_value
 
 
 class ContentCoercion(ContentRule):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.advice import destructure_fix, use_consequence
-from loomlint.checks.base import (
+from loomlint.engine.advice import destructure_fix, use_consequence
+from loomlint.engine.checks.base import (
     ContentFinding,
     ContentRule,
     Example,

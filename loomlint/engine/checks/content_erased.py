@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.advice import erased_fix
-from loomlint.checks.base import ContentFinding, ContentRule, Example, describe_value
+from loomlint.engine.advice import erased_fix
+from loomlint.engine.checks.base import ContentFinding, ContentRule, Example, describe_value
 
 
 class ContentErased(ContentRule):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from loomlint.advice import use_consequence, use_fix
-from loomlint.checks.base import (
+from loomlint.engine.advice import use_consequence, use_fix
+from loomlint.engine.checks.base import (
     ContentFinding,
     ContentRule,
     Example,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output.escape import escape_controls
-from loomlint.output.levels import level_of
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output.escape import escape_controls
+from loomlint.report.output.levels import level_of
 
 
 def render_github(diagnostics: Sequence[Diagnostic], warnings: Sequence[str] = ()) -> str:

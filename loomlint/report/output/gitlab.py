@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.fingerprint import LineReader
-from loomlint.output.escape import escape_controls
-from loomlint.output.levels import level_of
-from loomlint.output.sarif import located_findings
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.fingerprint import LineReader
+from loomlint.report.output.escape import escape_controls
+from loomlint.report.output.levels import level_of
+from loomlint.report.output.sarif import located_findings
 
 _SEVERITY = {"error": "major", "warning": "minor"}
 

@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from loomlint.diagnostics import Diagnostic, diagnostic_to_json
+from loomlint.engine.diagnostics import Diagnostic, diagnostic_to_json
 
 
 def render_json(diagnostics: Sequence[Diagnostic]) -> str:

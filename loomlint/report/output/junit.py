@@ -11,8 +11,8 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from itertools import groupby
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output.escape import escape_controls
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output.escape import escape_controls
 
 
 def render_junit(diagnostics: Sequence[Diagnostic]) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from loomlint.diagnostics import Diagnostic
-from loomlint.output import OutputFormat
-from loomlint.output.github import render_github
-from loomlint.output.gitlab import render_gitlab
-from loomlint.output.json import render_json, render_json_statistics
-from loomlint.output.junit import render_junit
-from loomlint.output.sarif import render_sarif
-from loomlint.output.text import render_text
+from loomlint.engine.diagnostics import Diagnostic
+from loomlint.report.output import OutputFormat
+from loomlint.report.output.github import render_github
+from loomlint.report.output.gitlab import render_gitlab
+from loomlint.report.output.json import render_json, render_json_statistics
+from loomlint.report.output.junit import render_junit
+from loomlint.report.output.sarif import render_sarif
+from loomlint.report.output.text import render_text
 
 # The formats that can show counts per code instead of findings.
 STATISTICS_FORMATS: tuple[OutputFormat, ...] = ("text", "json")

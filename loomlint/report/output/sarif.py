@@ -16,12 +16,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from loomlint import __version__
-from loomlint.catalog import Rule, load_catalog
-from loomlint.diagnostics import Diagnostic, Fix
-from loomlint.docs import PROJECT_URL, render_rule_page, rule_url
-from loomlint.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
-from loomlint.output.json import dump_json
-from loomlint.output.levels import level_of
+from loomlint.catalog.rules import Rule, load_catalog
+from loomlint.engine.diagnostics import Diagnostic, Fix
+from loomlint.report.docs import PROJECT_URL, render_rule_page, rule_url
+from loomlint.report.fingerprint import LineReader, SourceLines, finding_fingerprint, line_at
+from loomlint.report.output.json import dump_json
+from loomlint.report.output.levels import level_of
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (

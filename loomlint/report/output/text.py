@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from loomlint.diagnostics import Diagnostic, Fix
-from loomlint.output.escape import escape_controls
+from loomlint.engine.diagnostics import Diagnostic, Fix
+from loomlint.report.output.escape import escape_controls
 
 FIXABLE_MARK = "[*]"
 
