@@ -6,7 +6,11 @@ form is plain JSON (`to_json` / `from_json`, the ``*Dict`` TypedDicts); `guard_r
 `assert_request_supported` are the checks a request passes before it reaches a provider.
 
 The names are defined in the submodules (``parts``, ``wire``, ``accessors``, ...) and are all
-re-exported here; ``loomlint.content.<Name>`` is the public spelling.
+re-exported here; ``loomlint.content.<Name>`` is the public spelling. ``conformance`` is the kit
+a provider adapter runs against the record's cases (``loomlint.content.conformance``).
+
+A library of its own: it imports nothing else of loomlint (an import-linter contract), so that
+the linter and the library never depend on each other's internals.
 """
 
 from __future__ import annotations

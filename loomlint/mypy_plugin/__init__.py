@@ -3,10 +3,20 @@
 A front end of the engine ``loomlint check`` runs: once mypy has checked a module, the plugin
 hands the module's tree and types to that engine and reports its findings as mypy errors,
 under the rules' mypy codes (``loom-content-coercion``, ``loom-content-use``,
-``loom-content-cast``, ...), with the same messages, advice and suppressions. This module is
-wiring only: configuration (``mypy_checks.config``), the refusal of a bad configuration or an
-unsupported mypy (``mypy_checks.support``), finding each checked module's types
-(``mypy_checks.checked``) and reporting (``mypy_checks.analysis``). See docs/mypy-plugin.md.
+``loom-content-cast``, ...), with the same messages, advice and suppressions. It judges nothing
+itself: this module is the plugin class mypy calls, and the package holds its wiring:
+
+- ``config``: ``[tool.loomlint]`` read once, and its fingerprint for mypy's cache;
+- ``support``: the refusal of an unsupported mypy or a bad configuration, as a mypy error;
+- ``codes``: the plugin's mypy error codes, named by the rule catalog;
+- ``checked``: the tree, types, options and text of a module mypy has just checked;
+- ``analysis``: that module judged by ``loomlint check``'s engine, its findings reported;
+- ``suppressions``: the plugin's codes in ``# type: ignore[...]`` and ``warn_unused_ignores``;
+- ``worker``: the plugin's second process, parsing and following flow while mypy type-checks;
+- ``results``: each module's findings recorded where ``loomlint check`` looks for them.
+
+A front end: may import ``run`` and the wings below it, never ``cli`` or ``server``. See
+docs/mypy-plugin.md.
 """
 
 from __future__ import annotations
@@ -29,11 +39,8 @@ from mypy.plugin import (
 )
 from mypy.types import FunctionLike, Type
 
-from loomlint.run import plugin_results
-from loomlint.run.plugin_results import PluginResult
-from loomlint.engine.prescreen import may_hold_content
-from loomlint.run.cache import source_digest
 from loomlint.engine.diagnostics import FileResult
+from loomlint.engine.prescreen import may_hold_content
 from loomlint.mypy_plugin import analysis, codes
 from loomlint.mypy_plugin.checked import CheckedModule, CheckedModules
 from loomlint.mypy_plugin.config import PluginConfig, PluginConfigError, load_plugin_config
@@ -44,6 +51,9 @@ from loomlint.mypy_plugin.support import (
     refusing_plugin,
 )
 from loomlint.mypy_plugin.suppressions import mark_type_ignores_used
+from loomlint.run import plugin_results
+from loomlint.run.cache import source_digest
+from loomlint.run.plugin_results import PluginResult
 
 __all__ = ["LoomlintPlugin", "codes", "plugin"]
 
@@ -53,7 +63,7 @@ _NO_TARGET = "loomlint:findings"
 
 def plugin(version: str) -> type[Plugin]:
     """mypy's entry point. On a mypy version it does not support, a plugin that makes the run
-    fail with a mypy error saying so (exit status 2; ``mypy_checks.support``)."""
+    fail with a mypy error saying so (exit status 2; ``mypy_plugin.support``)."""
     try:
         check_supported(version)
     except UnsupportedMypyError as unsupported:
@@ -68,7 +78,7 @@ class LoomlintPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         # A bad [tool.loomlint] fails the build as a mypy error, at mypy's first question
-        # (see mypy_checks.support): raising here would be a traceback, or a dmypy crash.
+        # (see mypy_plugin.support): raising here would be a traceback, or a dmypy crash.
         self._problem: str | None = None
         self._checked = CheckedModules(options)
         # Under mypy's daemon: each module's last judgement, and the errors it went into.

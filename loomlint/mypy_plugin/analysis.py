@@ -5,7 +5,7 @@ The plugin takes the module's facts from mypy's tree and types (``FactCollector`
 ``loomlint check``'s build does) and hands them, with the bytes mypy checked, to
 ``analysis.engine.analyze_source``: the same screens decide which files need it, the same
 code judges, the same suppressions apply. Each finding is reported under its rule's mypy code
-(``mypy_checks.codes``), at the engine's line and column, with the engine's message, in the
+(``mypy_plugin.codes``), at the engine's line and column, with the engine's message, in the
 module's error context, so mypy prints it, honours ``# type: ignore[code]`` and
 ``disable_error_code`` for it, and replays it from its cache.
 """
@@ -37,7 +37,7 @@ from loomlint.run.workers import Task, analyse_task
 
 class ModuleAnalyst:
     """Judges the modules mypy checks with the engine: in the plugin's second process
-    (``mypy_checks.worker``) once the run is large enough to pay for it, else in mypy's."""
+    (``mypy_plugin.worker``) once the run is large enough to pay for it, else in mypy's."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings

@@ -2,7 +2,7 @@
 
 mypy calls ``get_additional_indirect_deps(tree)`` for every module it checks, once the check is
 over and before it frees the module's types and flushes its errors: the moment the plugin
-analyses the module (``mypy_checks.analysis``). The hook gets the tree only; the types are the
+analyses the module (``mypy_plugin.analysis``). The hook gets the tree only; the types are the
 module's build ``State``'s. The states are found once, when the build's graph is loaded
 (``set_modules``), as the objects that refer to the build's manager: two scans of the heap
 while it is small (``checked_modules.build_states``, which ``loomlint check``'s own build uses

@@ -7,7 +7,7 @@ A module's key is known once mypy has finished with it: mypy adds its indirect d
 after the plugin's hook, and writes its import cycle's interfaces once the cycle is done. So
 an entry waits for a later hook to learn its key; the entries still waiting when mypy's
 process ends are written without one (``loomlint check`` builds them again when something
-changes). The plugin's worker process (``mypy_checks.worker``) holds them and writes them, off
+changes). The plugin's worker process (``mypy_plugin.worker``) holds them and writes them, off
 mypy's way, and it outlives mypy's process.
 
 When mypy's process has ended, the worker also records the build as ``loomlint check``

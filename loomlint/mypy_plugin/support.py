@@ -20,7 +20,7 @@ from mypy.plugin import Plugin, ReportConfigContext
 
 # The mypy versions the plugin was verified on, [first, last): it reads each checked module's
 # types from mypy's build state when mypy calls ``get_additional_indirect_deps`` (see
-# ``mypy_checks.modules``), which no plugin API promises.
+# ``run.checked_modules``), which no plugin API promises.
 SUPPORTED_MYPY: Final = ((2, 4), (3, 0))
 SUPPORTED_MYPY_TEXT: Final = "mypy>=2.4,<3"
 _VERSION = re.compile(r"(\d+)\.(\d+)")

@@ -1,5 +1,5 @@
 """Each rule's examples are its tests: the ``VALID`` and ``INVALID`` examples written beside
-its class in loomlint/checks (and shown by ``loomlint explain``) are checked by
+its class in loomlint/engine/checks (and shown by ``loomlint explain``) are checked by
 ``loomlint check`` with types, as a user's files would be. A valid example has no finding; an
 invalid one has exactly its ``expected`` findings (code, line, column)."""
 

@@ -1,4 +1,4 @@
-"""The plugin's second process (``mypy_checks.worker``): it answers as ``analyze_source`` does,
+"""The plugin's second process (``mypy_plugin.worker``): it answers as ``analyze_source`` does,
 whatever it prepared beforehand, and a worker that stops answering leaves the plugin to judge
 in mypy's own process."""
 
