@@ -16,7 +16,9 @@ its workspace outside the repository, in $LOOMLINT_CORPUS_DIR (default
 <tmp>/loomlint-corpus): the sdists (fetched with pip, checked against their sha256), each one
 unpacked, and one venv per codebase with its dependencies and loomlint's, so that mypy
 resolves the codebase's imports as its developers' mypy would. Both are made once and reused;
-loomlint itself always runs from this checkout (first on PYTHONPATH).
+loomlint itself always runs from this checkout (first on PYTHONPATH). Each run writes loomlint's
+raw output to a folder of its own, $LOOMLINT_CORPUS_DIR/results/<time>-<pid>/, so that runs at
+once never overwrite each other's.
 
 Per codebase it runs `loomlint check --format json .` from the unpacked sdist's root, as a
 user would, once with types and once with `--no-types`, and reads the verdicts from
@@ -65,12 +67,11 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 JUDGEMENTS = HERE / "judgements.tsv"
 MISSES = HERE / "misses.tsv"
-WORK = Path(
-    os.environ.get(
-        "LOOMLINT_CORPUS_DIR", Path(tempfile.gettempdir()) / "loomlint-corpus"
-    )
-)
+WORK = Path(os.environ.get("LOOMLINT_CORPUS_DIR", Path(tempfile.gettempdir()) / "loomlint-corpus"))
 MODES = ("types", "no-types")
+# Each run writes loomlint's raw output in a folder of its own, so that two runs at once (two
+# checkouts measured side by side) never overwrite each other's results.
+RESULTS = WORK / "results" / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
 CONTEXT_LINES = 6
 
 sys.path.insert(0, str(REPO))
@@ -191,9 +192,7 @@ def fetch(codebase: Codebase) -> Path:
         subprocess.run(pip, check=True)
     found = sdists()
     if len(found) != 1:
-        sys.exit(
-            f"expected one sdist of {name}=={version} in {downloads}, found {found}"
-        )
+        sys.exit(f"expected one sdist of {name}=={version} in {downloads}, found {found}")
     digest = hashlib.sha256(found[0].read_bytes()).hexdigest()
     if digest != codebase.sha256:
         sys.exit(
@@ -216,9 +215,7 @@ def fetch(codebase: Codebase) -> Path:
 def loomlint_dependencies() -> list[str]:
     import tomllib
 
-    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
-        "project"
-    ]
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     return list(project["dependencies"])
 
 
@@ -232,9 +229,7 @@ def environment(codebase: Codebase) -> Path:
         return python
     print(f"creating {codebase.name}'s venv (once)...", flush=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(root)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", *wanted], check=True
-    )
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
     marker.write_text("\n".join(wanted) + "\n", encoding="utf-8")
     return python
 
@@ -263,20 +258,15 @@ def run_loomlint(
     started = time.perf_counter()
     result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    results = WORK / "results"
-    results.mkdir(parents=True, exist_ok=True)
-    (results / f"{codebase.name}.{mode}.stderr").write_text(
-        result.stderr, encoding="utf-8"
-    )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{codebase.name}.{mode}.stderr").write_text(result.stderr, encoding="utf-8")
     # 2 with a report: some files could not be analysed (LML9xx, reported below), the rest were.
     if result.returncode not in (0, 1, 2) or not result.stdout.startswith("["):
         sys.exit(
             f"loomlint {mode} on {codebase.name} exited {result.returncode}:\n"
             f"{result.stderr[-4000:]}"
         )
-    (results / f"{codebase.name}.{mode}.json").write_text(
-        result.stdout, encoding="utf-8"
-    )
+    (RESULTS / f"{codebase.name}.{mode}.json").write_text(result.stdout, encoding="utf-8")
     lines = SourceCache(root)
     findings = []
     for raw in json.loads(result.stdout):
@@ -332,9 +322,7 @@ class Finding:
     before: str
 
     @classmethod
-    def of(
-        cls, codebase: str, mode: str, raw: dict[str, object], lines: SourceCache
-    ) -> Finding:
+    def of(cls, codebase: str, mode: str, raw: dict[str, object], lines: SourceCache) -> Finding:
         path = str(raw["path"])
         line = int(str(raw["line"]))
         return cls(
@@ -372,9 +360,7 @@ def load_judgements() -> dict[Key, Judgement]:
     judgements: dict[Key, Judgement] = {}
     for number, row in enumerate(read_tsv(JUDGEMENTS), start=2):
         if row["verdict"] not in ("true", "false"):
-            sys.exit(
-                f"{JUDGEMENTS}:{number}: verdict must be true or false: {row['verdict']!r}"
-            )
+            sys.exit(f"{JUDGEMENTS}:{number}: verdict must be true or false: {row['verdict']!r}")
         fingerprint = finding_fingerprint(row["path"], row["code"], row["text"])
         key = (row["codebase"], fingerprint, int(row["column"]), row["before"])
         judgements[key] = Judgement(row["verdict"] == "true", row["reason"])
@@ -420,9 +406,7 @@ class Candidate:
 
 def python_files(root: Path) -> Iterator[Path]:
     for directory, folders, files in os.walk(root):
-        folders[:] = sorted(
-            f for f in folders if f not in SKIPPED_DIRS and not f.startswith(".")
-        )
+        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRS and not f.startswith("."))
         for name in sorted(files):
             if name.endswith(".py"):
                 yield Path(directory) / name
@@ -441,9 +425,7 @@ def miss_candidates(
             if CONTENT_READ.search(line) and SINK.search(line):
                 text = " ".join(line.split())
                 found.append(
-                    Candidate(
-                        codebase.name, path, number, text, source.before(path, number)
-                    )
+                    Candidate(codebase.name, path, number, text, source.before(path, number))
                 )
     return found
 
@@ -452,9 +434,7 @@ def load_misses() -> dict[tuple[str, str, str, str], Judgement]:
     judged: dict[tuple[str, str, str, str], Judgement] = {}
     for number, row in enumerate(read_tsv(MISSES), start=2):
         if row["verdict"] not in ("miss", "safe"):
-            sys.exit(
-                f"{MISSES}:{number}: verdict must be miss or safe: {row['verdict']!r}"
-            )
+            sys.exit(f"{MISSES}:{number}: verdict must be miss or safe: {row['verdict']!r}")
         judged[(row["codebase"], row["path"], row["text"], row["before"])] = Judgement(
             row["verdict"] == "miss", row["reason"]
         )
@@ -479,9 +459,7 @@ class Figures:
 def show(root: Path, path: str, line: int) -> str:
     lines = SourceCache(root).lines(path)
     start = max(0, line - CONTEXT_LINES)
-    return "\n".join(
-        f"   {n + 1:>6}: {lines[n]}" for n in range(start, min(line, len(lines)))
-    )
+    return "\n".join(f"   {n + 1:>6}: {lines[n]}" for n in range(start, min(line, len(lines))))
 
 
 def precision(true: int, judged: int) -> str:
@@ -491,33 +469,21 @@ def precision(true: int, judged: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", choices=[c.name for c in CODEBASES])
-    parser.add_argument(
-        "--no-types-only", action="store_true", help="skip the typed runs"
-    )
+    parser.add_argument("--no-types-only", action="store_true", help="skip the typed runs")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--sample", type=int, default=40, help="no-types findings judged"
-    )
+    parser.add_argument("--sample", type=int, default=40, help="no-types findings judged")
     parser.add_argument("--no-cache", action="store_true", help="loomlint's --no-cache")
     parser.add_argument("--quiet", action="store_true", help="the table only")
-    parser.add_argument(
-        "--unjudged-tsv", type=Path, help="write unjudged findings as rows"
-    )
-    parser.add_argument(
-        "--misses-tsv", type=Path, help="write unjudged miss candidates as rows"
-    )
-    parser.add_argument(
-        "--save-findings", type=Path, help="keep this run's findings (JSON)"
-    )
+    parser.add_argument("--unjudged-tsv", type=Path, help="write unjudged findings as rows")
+    parser.add_argument("--misses-tsv", type=Path, help="write unjudged miss candidates as rows")
+    parser.add_argument("--save-findings", type=Path, help="keep this run's findings (JSON)")
     parser.add_argument(
         "--loomlint",
         type=Path,
         default=REPO,
         help="run the loomlint of this checkout (e.g. an older commit's `git archive`)",
     )
-    parser.add_argument(
-        "--compare", type=Path, help="list findings changed since a saved run"
-    )
+    parser.add_argument("--compare", type=Path, help="list findings changed since a saved run")
     args = parser.parse_args()
     judgements = load_judgements()
     judged_misses = load_misses()
@@ -532,9 +498,7 @@ def main() -> int:
         root = fetch(codebase)
         python = environment(codebase)
         figures = table[codebase.name] = Figures()
-        figures.lines = sum(
-            len(p.read_bytes().splitlines()) for p in python_files(root)
-        )
+        figures.lines = sum(len(p.read_bytes().splitlines()) for p in python_files(root))
         by_mode: dict[str, list[Finding]] = {}
         for mode in modes:
             print(f"== {codebase.name}: loomlint check {mode}...", flush=True)
@@ -549,11 +513,7 @@ def main() -> int:
             by_mode[mode] = findings
             figures.seconds[mode] = seconds
             everything += findings
-            measured = (
-                findings
-                if mode == "types"
-                else sample_of(findings, args.seed, args.sample)
-            )
+            measured = findings if mode == "types" else sample_of(findings, args.seed, args.sample)
             measured.sort(key=lambda f: (f.path, f.line, f.column))
             true = judged = 0
             for finding in measured:
@@ -588,9 +548,7 @@ def main() -> int:
             missed = {
                 f.key: f
                 for f in by_mode["no-types"]
-                if f.key not in typed
-                and (j := judgements.get(f.key)) is not None
-                and j.verdict
+                if f.key not in typed and (j := judgements.get(f.key)) is not None and j.verdict
             }
             figures.typed_misses = len(missed)
             for finding in sorted(missed.values(), key=lambda f: (f.path, f.line)):
@@ -616,17 +574,11 @@ def main() -> int:
             if not args.quiet:
                 print(f"unjudged miss candidate: {candidate.path}:{candidate.line}")
                 print(show(root, candidate.path, candidate.line))
-        real = [
-            key
-            for key, j in judged_misses.items()
-            if key[0] == codebase.name and j.verdict
-        ]
+        real = [key for key, j in judged_misses.items() if key[0] == codebase.name and j.verdict]
         found = [key for key in real if (key[1], _line_of(root, *key[1:])) in flagged]
         for key in real:
             if key not in found:
-                print(
-                    f"miss not found: {key[1]}: {key[2]}  ({judged_misses[key].reason})"
-                )
+                print(f"miss not found: {key[1]}: {key[2]}  ({judged_misses[key].reason})")
         figures.misses = (len(candidates), len(open_candidates), len(real), len(found))
     if args.save_findings:
         args.save_findings.write_text(
@@ -672,9 +624,7 @@ def compare(
     codebases: set[str],
 ) -> None:
     before = [Finding(**raw) for raw in json.loads(saved.read_text(encoding="utf-8"))]
-    before = [
-        f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}
-    ]
+    before = [f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}]
     old = {(f.mode, f.key): f for f in before}
     new = {(f.mode, f.key): f for f in now}
     print(f"\nchanged since {saved}:")
@@ -682,15 +632,11 @@ def compare(
         ("gone", old.keys() - new.keys(), old),
         ("new", new.keys() - old.keys(), new),
     ):
-        for mode, key in sorted(
-            gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)
-        ):
+        for mode, key in sorted(gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)):
             finding = side[(mode, key)]
             judgement = judgements.get(key)
             verdict = (
-                "unjudged"
-                if judgement is None
-                else ("true" if judgement.verdict else "false")
+                "unjudged" if judgement is None else ("true" if judgement.verdict else "false")
             )
             print(
                 f"  {label:4} {mode:8} {finding.codebase} {finding.path}:{finding.line}:"
@@ -730,9 +676,7 @@ def print_table(
                     f"{precision(true, judged)} ({true}/{judged})",
                 ]
         candidates, unjudged, real, found = figures.misses
-        typed_misses = (
-            "-" if figures.typed_misses is None else str(figures.typed_misses)
-        )
+        typed_misses = "-" if figures.typed_misses is None else str(figures.typed_misses)
         cells += [typed_misses, f"{candidates} ({unjudged})", f"{found}/{real}"]
         print("| " + " | ".join(cells) + " |")
     summary = []
@@ -747,6 +691,7 @@ def print_table(
         for name, f in table.items()
     )
     print(f"run times: {seconds}")
+    print(f"loomlint's raw output: {RESULTS}")
 
 
 if __name__ == "__main__":

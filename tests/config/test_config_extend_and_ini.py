@@ -162,9 +162,7 @@ def test_extend_reads_a_base_configuration_and_the_own_keys_win(tmp_path: Path, 
     assert not settings.is_code_enabled("LML003", str(project / "tests" / "test_x.py"))
 
 
-def test_extend_chains_and_its_errors_name_the_key_and_the_file(
-    tmp_path: Path, load: Load
-) -> None:
+def test_extend_chains_and_its_errors_name_the_key_and_the_file(tmp_path: Path, load: Load) -> None:
     (tmp_path / "base.toml").write_text('ignore = ["LML001"]\n')
     (tmp_path / "middle.toml").write_text('extend = "base.toml"\nignore = ["LML002"]\n')
     (tmp_path / "loomlint.toml").write_text('extend = "middle.toml"\n')
