@@ -34,7 +34,7 @@ from loomlint.catalog.rules import (
 )
 from loomlint.catalog.spi import SpiModel, build_spi_model
 from loomlint.content.words import with_article
-from loomlint.project.globs import check_patterns, matches
+from loomlint.project.globs import MatcherMissing, check_patterns, matches
 from loomlint.project.selection import (
     UNUSED_SUPPRESSION_CODE,
     SelectionLayer,
@@ -841,10 +841,18 @@ def _exclude(reader: _TableReader) -> tuple[str, ...]:
     exclude = reader.string_list("exclude")
     extend = reader.string_list("extend-exclude") or ()
     for key, patterns in (("exclude", exclude or ()), ("extend-exclude", extend)):
-        refused = check_patterns(patterns)
+        refused = _check_patterns(patterns)
         if refused is not None:
             raise reader.error(key, _refusal(*refused))
     return (*(DEFAULT_EXCLUDE if exclude is None else exclude), *extend)
+
+
+def _check_patterns(patterns: Sequence[str]) -> tuple[str, str | None] | None:
+    """``globs.check_patterns``; no pattern matcher at all is an error of no key's."""
+    try:
+        return check_patterns(patterns)
+    except MatcherMissing as exc:
+        raise ConfigError(str(exc)) from exc
 
 
 def _refusal(pattern: str, problem: str | None) -> str:
@@ -876,7 +884,7 @@ def _per_file_ignores(
             raise error(f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}")
         selectors = codes
         _check_selectors(selectors, known_codes, error)
-        refused = check_patterns([pattern.removeprefix("!")])
+        refused = _check_patterns([pattern.removeprefix("!")])
         if refused is not None:
             _, problem = refused
             raise error("invalid pattern" if problem is None else f"pattern refused: {problem}")
