@@ -184,6 +184,9 @@ class Settings:
     inferable_presets: tuple[Preset, ...] = ()
     # ``content-preserving``: kept to build the SPI model again with inferred presets.
     preserving: tuple[str, ...] = ()
+    # The base configurations ``extend`` named, theirs included (absolute paths): read with
+    # ``config_path``, so a long-running server watches them as it watches it.
+    config_bases: tuple[Path, ...] = ()
 
     def is_code_enabled(self, code: str, path: str) -> bool:
         """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
@@ -356,6 +359,7 @@ def _with_bases(
     data.pop("extend", None)
     merged = type(reader)(data, file=reader.file, prefix=reader.prefix)
     merged.origins = origins
+    merged.bases = (base_path, *base.bases)
     return merged
 
 
@@ -514,6 +518,8 @@ class _TableReader:
         self.prefix = prefix
         # The (file, table) each key of a merged table (``extend``) was read from.
         self.origins: dict[str, tuple[str, str]] = {}
+        # The files ``extend`` merged in, nearest first.
+        self.bases: tuple[Path, ...] = ()
 
     def origin(self, key: str) -> tuple[str, str]:
         return self.origins.get(key, (self.file, self.prefix))
@@ -726,6 +732,7 @@ def _build_settings(
         mypy_config_file=_mypy_config_file(reader, project_root),
         report_unused_suppressions=report_unused,
         project_mypy_plugins=not overrides.no_project_plugins,
+        config_bases=reader.bases,
     )
     if overrides.presets is None and names is None:
         settings = dataclasses.replace(settings, inferable_presets=tuple(available.values()))

@@ -202,8 +202,11 @@ class Project:
 
     def _config_stamp(self) -> _Stamp:
         candidates = [d / name for d in (self.root, *self.root.parents) for name in CONFIG_NAMES]
-        if self._settings is not None and self._settings.mypy_config_file is not None:
-            candidates.append(self._settings.mypy_config_file)
+        if self._settings is not None:
+            # Wherever they are: a base that ``extend`` names outside the project too.
+            candidates.extend(self._settings.config_bases)
+            if self._settings.mypy_config_file is not None:
+                candidates.append(self._settings.mypy_config_file)
         stamp: list[tuple[str, int, int]] = []
         for candidate in candidates:
             try:
