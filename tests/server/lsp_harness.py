@@ -107,7 +107,7 @@ class Session:
                         publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
                             version_support=True
                         )
-                    )
+                    ),
                 ),
             )
         )
