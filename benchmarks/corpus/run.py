@@ -104,6 +104,9 @@ class Codebase:
     paths: tuple[str, ...] = (".",)
     """What `loomlint check` is given, from the unpacked sdist's root (whose configuration,
     mypy's included, applies as it does for the project's developers)."""
+    mypy_ini: str | None = None
+    """The mypy configuration its users would add where the sdist has none and mypy cannot
+    type it without one: written as `mypy.ini` at the unpacked root (configure)."""
     dependencies_from: str | None = None
     """Where pip cannot resolve the release's own dependencies (one of them is not on the
     index), the release whose dependencies the venv gets instead; the pinned release is then
@@ -223,6 +226,10 @@ CODEBASES = (
         JUDGING,
         # Its test dependency group.
         ("pytest", "pytest-asyncio", "opentelemetry-sdk", "vcrpy"),
+        # Its package lies in namespace folders (opentelemetry/instrumentation/ have no
+        # __init__.py): without this, mypy names opentelemetry/instrumentation/anthropic/*.py
+        # `anthropic.*`, finds each file twice, and stops (LML904 on every file of it).
+        mypy_ini="[mypy]\nexplicit_package_bases = True\n",
     ),
     Codebase(
         "instructor",
@@ -232,6 +239,9 @@ CODEBASES = (
         JUDGING,
         # Anthropic is in its dev group (its tests and Anthropic mode import it).
         ("pytest", "anthropic"),
+        # The library and its tests, as a mypy user checks them: examples/ holds scripts named
+        # alike (run.py, main.py) in folders that are no packages, on which mypy stops.
+        paths=("instructor", "tests"),
     ),
 )
 
@@ -295,6 +305,33 @@ def fetch(codebase: Codebase) -> Path:
                 archive.extract(member, staging, filter="data")
     staging.rename(root)
     return root
+
+
+MYPY_CONFIGS = ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg")
+ADDED_BY_RUN = "# Added by loomlint's benchmarks/corpus/run.py (the codebase's mypy_ini)."
+
+
+def configure(codebase: Codebase, root: Path) -> None:
+    """Writes the mypy configuration the codebase names (`mypy_ini`), refusing to shadow one
+    of its own."""
+    if codebase.mypy_ini is None:
+        return
+    written = root / "mypy.ini"
+    text = f"{ADDED_BY_RUN}\n{codebase.mypy_ini}"
+    if written.is_file():
+        existing = written.read_text(encoding="utf-8")
+        if existing == text:
+            return
+        if existing.startswith(ADDED_BY_RUN):
+            written.unlink()
+    for name in MYPY_CONFIGS:
+        path = root / name
+        if not path.is_file():
+            continue
+        own = path.read_text(encoding="utf-8")
+        if name.endswith(".ini") or re.search(r"^\[(mypy|tool\.mypy)[\].]", own, re.MULTILINE):
+            sys.exit(f"{path}: {codebase.name} has a mypy configuration of its own")
+    written.write_text(text, encoding="utf-8")
 
 
 def loomlint_dependencies() -> list[str]:
@@ -609,6 +646,7 @@ def main() -> int:
         if not listed:
             unlisted.add(codebase.name)
         root = fetch(codebase)
+        configure(codebase, root)
         python = environment(codebase)
         figures = table[codebase.name] = Figures(codebase.half)
         figures.lines = sum(
