@@ -15,6 +15,7 @@ engine replaces the *kind* by mypy's narrowed type and keeps these origins for i
 from __future__ import annotations
 
 import enum
+import heapq
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,7 @@ import libcst as cst
 from loomlint.catalog.rules import Unrelated
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine.budget import Deadline
-from loomlint.engine.callees import local_callee, parameter_for
+from loomlint.engine.callees import local_callee, parameter_for, private_call_sites
 from loomlint.engine.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
@@ -243,6 +244,58 @@ class _Narrowing:
     falsy: bool = False
 
 
+# What syntax's evidence says below one argument at one call site, by path suffix
+# (``['content']`` below ``choice['delta']``): the branch.
+_Below = dict[str, ContentKind]
+
+
+def _evidence_below(env: Env, source: str) -> _Below:
+    """The evidence ``env`` holds below the path ``source`` (a response shape's text)."""
+    prefixes = (source + ".", source + "[")
+    return {
+        path[len(source) :]: kind
+        for path, kind in env.paths.items()
+        if path.startswith(prefixes) and env.basis_of(path) is Basis.EVIDENCE
+    }
+
+
+@dataclass(slots=True)
+class _CallSites:
+    """A private function's call sites (``callees.private_call_sites``), and the evidence
+    each held below the arguments it passed, by parameter: what holds at every one holds at
+    the body's entry (``_convert_delta(choice["delta"])``: the parameter's ``content`` is a
+    stream delta's text). Only evidence is carried: a module cannot know every caller of its
+    private functions (another package may import one), so a narrowing by a test at the call
+    sites is no proof of what the body receives; evidence is a likelihood either way, and
+    mypy's declared types still supersede it."""
+
+    calls: frozenset[cst.Call]
+    seen: set[cst.Call] = field(default_factory=set[cst.Call])
+    known: dict[str, _Below] | None = None
+
+    def note(self, call: cst.Call, by_parameter: dict[str, _Below]) -> None:
+        self.seen.add(call)
+        if self.known is None:
+            self.known = by_parameter
+            return
+        self.known = {
+            name: {
+                suffix: kind
+                for suffix, kind in below.items()
+                if by_parameter.get(name, {}).get(suffix) is kind
+            }
+            for name, below in self.known.items()
+        }
+
+    def bind(self, env: Env, function: cst.FunctionDef) -> None:
+        if self.known is None or self.seen != self.calls:
+            return  # a call site the flow never reached: nothing is known of it
+        for param in all_params(function.params):
+            name = param.name.value
+            for suffix, kind in self.known.get(name, {}).items():
+                env.narrow_path(name + suffix, kind, Basis.EVIDENCE)
+
+
 @dataclass(slots=True)
 class _Loop:
     breaks: list[Env] = field(default_factory=list[Env])
@@ -284,14 +337,76 @@ class FlowAnalysis:
         # (function, parameter name); shared with the analyses that compute them.
         self._parameter_flows: dict[tuple[cst.FunctionDef, str], dict[cst.BaseExpression, Value]]
         self._parameter_flows = {}
+        # The private functions whose every call site is in this module (``run`` fills it).
+        self._call_sites: dict[cst.FunctionDef, _CallSites] = {}
 
     # --- driver -------------------------------------------------------------------------------
 
     def run(self) -> dict[cst.BaseExpression, Value]:
+        self._call_sites = {
+            function: _CallSites(frozenset(calls))
+            for function, calls in private_call_sites(self._index).items()
+        }
         self._run_scope(self._module, Env(), self._module.body)
-        for function in self._index.functions:
+        for function in self._callers_first():
             self._run_function(function)
         return self.values
+
+    def _callers_first(self) -> list[cst.FunctionDef]:
+        """The module's functions in the order their flow runs: each after the function that
+        contains it (its closure's names) and a private one (``_CallSites``) after the
+        functions that call it, so that what every call site knows of its arguments is known
+        when its body runs. A function in a cycle of calls runs without its call sites'."""
+        functions = self._index.functions
+        position = {function: number for number, function in enumerate(functions)}
+        after: dict[cst.FunctionDef, set[cst.FunctionDef]] = {f: set() for f in functions}
+        for function in functions:
+            enclosing = _scope_of(self._index, function)
+            if isinstance(enclosing, cst.FunctionDef):
+                after[function].add(enclosing)
+            sites = self._call_sites.get(function)
+            for call in sites.calls if sites is not None else ():
+                caller = _scope_of(self._index, call)
+                if isinstance(caller, cst.FunctionDef):
+                    after[function].add(caller)
+        waiting = {f: len(before) for f, before in after.items()}
+        unblocks: dict[cst.FunctionDef, list[cst.FunctionDef]] = {}
+        for function, before in after.items():
+            for prior in before:
+                unblocks.setdefault(prior, []).append(function)
+        ready = [position[f] for f, count in waiting.items() if count == 0]
+        heapq.heapify(ready)
+        order: list[cst.FunctionDef] = []
+        while len(order) < len(functions):
+            if not ready:
+                # A cycle: the first function left whose enclosing one has run goes without
+                # its call sites' knowledge.
+                stuck = min(
+                    (
+                        f
+                        for f, count in waiting.items()
+                        if count > 0 and self._encloser_ran(f, waiting)
+                    ),
+                    key=position.__getitem__,
+                )
+                self._call_sites.pop(stuck, None)
+                waiting[stuck] = 0
+                ready.append(position[stuck])
+            function = functions[heapq.heappop(ready)]
+            if waiting[function] < 0:
+                continue
+            waiting[function] = -1
+            order.append(function)
+            for blocked in unblocks.get(function, ()):
+                if waiting[blocked] > 0:
+                    waiting[blocked] -= 1
+                    if waiting[blocked] == 0:
+                        heapq.heappush(ready, position[blocked])
+        return order
+
+    def _encloser_ran(self, function: cst.FunctionDef, waiting: dict[cst.FunctionDef, int]) -> bool:
+        enclosing = _scope_of(self._index, function)
+        return not isinstance(enclosing, cst.FunctionDef) or waiting[enclosing] < 0
 
     def _run_scope(
         self,
@@ -312,6 +427,9 @@ class FlowAnalysis:
         for param in all_params(function.params):
             self._bind_param(env, param)
         self._bind_self(env, function)
+        sites = self._call_sites.get(function)
+        if sites is not None:
+            sites.bind(env, function)
         saved = self._function
         self._function = function
         self._run_scope(function, env, suite_body(function.body))
@@ -358,6 +476,21 @@ class FlowAnalysis:
             for node, value in self.values.items()
             if any(origin.node is param for origin in value.origins)
         }
+
+    def _note_call_site(self, call: cst.Call, env: Env) -> None:
+        """At a call of a private function, the evidence below each argument passed."""
+        callee = local_callee(self._index, call) if self._call_sites else None
+        sites = self._call_sites.get(callee[0]) if callee is not None else None
+        if callee is None or sites is None or call not in sites.calls:
+            return
+        function, bound = callee
+        by_parameter: dict[str, _Below] = {}
+        for arg in call.args:
+            param = parameter_for(function, call, arg, bound)
+            source = path_key(arg.value) if param is not None else None
+            if param is not None and source is not None:
+                by_parameter[param.name.value] = _evidence_below(env, source)
+        sites.note(call, by_parameter)
 
     def _returned(self, call: cst.Call) -> Value | None:
         """The content a call of a function of this module hands back: an argument whose
@@ -912,6 +1045,7 @@ class FlowAnalysis:
             return None
         if isinstance(node, cst.Call):
             self._eval_children(node, env)
+            self._note_call_site(node, env)
             returned = self._returned(node)
             if returned is not None:
                 self._record(node, returned)
@@ -1252,6 +1386,17 @@ class FlowAnalysis:
     ) -> None:
         """``message = response.choices[0].message`` (or ``for choice in response.choices``):
         the rest of a text-only read shape below ``name`` is text (``message.content``)."""
+        for path in self._read_shape_paths(name, node, element=element):
+            env.narrow_path(path, ContentKind.TEXT, Basis.EVIDENCE)
+
+    def _read_shape_paths(self, name: str, node: cst.BaseExpression, *, element: bool) -> set[str]:
+        """The text-only read paths below ``name`` bound to ``node``: of a read shape's start
+        (``response.choices``), or of every operand of ``a or b`` (``chunk.get("choices", [])
+        or chunk.get("chunk", {}).get("choices", [])``)."""
+        if isinstance(node, cst.BooleanOperation):
+            left = self._read_shape_paths(name, node.left, element=element)
+            return left & self._read_shape_paths(name, node.right, element=element)
+        found: set[str] = set()
         for shape in self._spi.text_only_reads:
             for split in range(len(shape) - 1, 0, -1):
                 rest = shape[split:]
@@ -1260,19 +1405,24 @@ class FlowAnalysis:
                         continue
                     rest = rest[1:]
                 if rest and _matches_shape(node, shape[:split]):
-                    for path in _shape_paths(name, rest):
-                        env.narrow_path(path, ContentKind.TEXT, Basis.EVIDENCE)
+                    found.update(_shape_paths(name, rest))
                     break
+        return found
 
     def _alias_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
         """``notes = state["notes"]``: what is known below ``state['notes']`` is known below
-        ``notes``."""
+        ``notes``; ``choice = choices[0]``, what is known of every item (``choices[*]``)."""
         source = path_key(value_node)
         if source is None or source == name:
             return
-        for path, kind in list(env.paths.items()):
-            if path.startswith((source + ".", source + "[")):
-                env.narrow_path(name + path[len(source) :], kind, env.basis_of(path))
+        sources = [source]
+        items = _INTEGER_INDEX.sub("[*]", source) if "[" in source else source
+        if items != source:
+            sources.append(items)
+        for known in reversed(sources):  # the item itself last: what it knows wins
+            for path, kind in list(env.paths.items()):
+                if path.startswith((known + ".", known + "[")):
+                    env.narrow_path(name + path[len(known) :], kind, env.basis_of(path))
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
