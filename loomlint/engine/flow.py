@@ -288,7 +288,7 @@ class _CallSites:
         }
 
     def bind(self, env: Env, function: cst.FunctionDef) -> None:
-        if self.known is None or self.seen != self.calls:
+        if self.known is None or not self.seen.issuperset(self.calls):
             return  # a call site the flow never reached: nothing is known of it
         for param in all_params(function.params):
             name = param.name.value
@@ -784,7 +784,9 @@ class FlowAnalysis:
             self._assign(target.value, None, None, env)
             return
         self._forget_target(target, env)
-        self._narrow_assigned(target, value_node, value, env)
+        read = self.content_read(target) if value_node is not None else None
+        if read is not None and read[1] is not None and value_node is not None:
+            self._narrow_assigned(env, read[1], value_node, value)
 
     def _forget_target(self, target: cst.BaseExpression, env: Env) -> None:
         path = self._path_of(target)
@@ -792,19 +794,11 @@ class FlowAnalysis:
             env.forget_paths_of(path)
 
     def _narrow_assigned(
-        self,
-        target: cst.BaseExpression,
-        value_node: cst.BaseExpression | None,
-        value: Value | None,
-        env: Env,
+        self, env: Env, path: str, value_node: cst.BaseExpression, value: Value | None
     ) -> None:
         """``m.content = list(parts)``: the field holds the branch assigned to it, as mypy
         narrows a declared union on assignment (``copy.content = copy.content[:-1]`` keeps
         what was known of the value assigned)."""
-        read = self.content_read(target) if value_node is not None else None
-        if read is None or read[1] is None or value_node is None:
-            return
-        path = read[1]
         if value is not None and value.kind in (ContentKind.TEXT, ContentKind.PARTS):
             env.narrow_path(path, value.kind, value.basis)
             if value.empty_text:
