@@ -99,6 +99,9 @@ class LoomlintPlugin(Plugin):
         self._recorder = ResultRecorder(self._analyst.worker)
         # Inside loomlint check's own build, the run takes the results (``plugin_results``).
         self._loomlint_build = plugin_results.current()
+        # Whether the worker records results (``_record``): not under the daemon, which writes
+        # no cache, nor inside loomlint check's build, which takes them itself.
+        self._records = self._judgements is None and self._loomlint_build is None
         self._fingerprint = self._config.settings.settings_fingerprint()
 
     def _refuse_if_misconfigured(self) -> None:
@@ -121,7 +124,7 @@ class LoomlintPlugin(Plugin):
         mark_type_ignores_used(errors, file.path, codes.MYPY_CODES)
         source = self._checked.parsed_bytes(file.path)
         if source is not None:
-            self._analyst.offer(file.path, source)
+            self._analyst.offer(file.path, source, recording=self._records)
         return []
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:

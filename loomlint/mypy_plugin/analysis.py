@@ -48,11 +48,11 @@ class ModuleAnalyst:
     def worker(self) -> AnalysisWorker:
         return self._worker
 
-    def offer(self, path: str, source: bytes) -> None:
+    def offer(self, path: str, source: bytes, *, recording: bool) -> None:
         """mypy has parsed the module at ``path`` and will check it: what needs no types may
-        start now."""
+        start now. ``recording``: its result will be recorded (by the worker)."""
         if may_hold_content(source, self._settings):
-            self._worker.offer(os.path.abspath(path), source)
+            self._worker.offer(os.path.abspath(path), source, start=recording)
 
     def order(self, paths: list[str]) -> None:
         """The order mypy will check the offered modules in: the worker prepares them so."""

@@ -224,24 +224,35 @@ class AnalysisWorker:
         self._broken = False
         # Parse and flow are worth moving out of mypy's process only with a core to spare.
         self._prepares = _has_a_second_core()
+        # Whether offers go to the worker: once they add up to ``START_BYTES``.
+        self._offering = False
         self.timings = PluginTimings()
 
     @property
     def running(self) -> bool:
-        return self._outbox is not None
+        """Whether the worker screens, prepares and judges (not only keeps the books)."""
+        return self._offering and self._outbox is not None
 
-    def offer(self, path: str, source: bytes) -> None:
+    def offer(self, path: str, source: bytes, *, start: bool = False) -> None:
         """A module mypy has parsed and will check: screen it, and prepare it if it may
-        report."""
+        report. ``start``: the worker is needed anyway (to keep the result cache's books):
+        started now, while mypy has most of its build ahead, it is ready long before the
+        build ends, and ends with it."""
+        if start:
+            self._start()
         if self._broken or not self._prepares:
             return
-        if self._outbox is None:
-            self._waiting.append((path, source))
-            self._waiting_bytes += len(source)
-            if self._waiting_bytes >= START_BYTES:
-                self._start()
+        if self._offering:
+            self._send_offer(path, source)
             return
-        self._send_offer(path, source)
+        self._waiting.append((path, source))
+        self._waiting_bytes += len(source)
+        if self._waiting_bytes >= START_BYTES:
+            self._start()
+            self._offering = self._outbox is not None
+            waiting, self._waiting, self._waiting_bytes = self._waiting, [], 0
+            for waiting_path, waiting_source in waiting:
+                self._send_offer(waiting_path, waiting_source)
 
     def order(self, paths: list[str]) -> None:
         """The order mypy will check the offered files in (the rest come after)."""
@@ -251,7 +262,7 @@ class AnalysisWorker:
         """``engine.screen_source``'s verdict (whether the file may report without types naming
         one of its values content); None without the worker. Usually sent before it is asked
         for: then it costs nothing."""
-        if self._outbox is None:
+        if not self.running:
             return None
         offered = self._offers.get(path)
         if offered is None or offered[1] != source:
@@ -322,7 +333,6 @@ class AnalysisWorker:
     def _start(self) -> None:
         if self._outbox is not None or self._broken:
             return
-        waiting, self._waiting, self._waiting_bytes = self._waiting, [], 0
         to_worker, from_plugin = os.pipe()
         to_plugin, from_worker = os.pipe()
         for fd in (from_plugin, from_worker):
@@ -347,8 +357,6 @@ class AnalysisWorker:
         self._outbox = _Outbox(from_plugin, "loomlint-plugin-send")
         self._answers = Connection(to_plugin, writable=False)
         self._send(("settings", self._settings))
-        for path, source in waiting:
-            self._send_offer(path, source)
 
     def _send(self, message: tuple[object, ...]) -> bool:
         outbox = self._outbox
