@@ -26,7 +26,13 @@ def show(m: LlmMessage) -> str:
     return loose_text(m.content)
 """
 # Imports the judged module; names no content: the plugin judges nothing here.
-CALLER = "from helpers import loose_text\n\n\ndef shout(text: str) -> str:\n    return loose_text(text)\n"
+CALLER = """\
+from helpers import loose_text
+
+
+def shout(text: str) -> str:
+    return loose_text(text)
+"""
 ALONE = "def add(a: int, b: int) -> int:\n    return a + b\n"
 FILES = {"helpers.py": HELPERS, "caller.py": CALLER, "alone.py": ALONE}
 SHOW_PRINT = ("helpers.py", 11, "loom-content-coercion")

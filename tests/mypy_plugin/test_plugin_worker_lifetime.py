@@ -116,7 +116,8 @@ class _HeldMypy:
 @pytest.fixture
 def held_mypy(tmp_path: Path) -> Iterator[_HeldMypy]:
     mypy = 'plugins = ["loomlint.mypy_plugin", "blocker.py"]\nstrict = true\n'
-    write_project(tmp_path, mypy=mypy, files={"app.py": APP, "last.py": LAST, "blocker.py": BLOCKER})
+    files = {"app.py": APP, "last.py": LAST, "blocker.py": BLOCKER}
+    write_project(tmp_path, mypy=mypy, files=files)
     run = _HeldMypy(tmp_path)
     try:
         yield run
