@@ -7,24 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
+from mypy_runs import LOOSE_TEXT_HELPERS as HELPERS
 from mypy_runs import MypyRun, run_mypy, write_project
 
 from loomlint.mypy_plugin.settings_log import _fold  # pyright: ignore[reportPrivateUsage]
 
-HELPERS = """\
-from typing import Any
-
-from loomlint.content import LlmMessage
-
-
-def loose_text(value: Any) -> str:
-    return str(value.strip())
-
-
-def show(m: LlmMessage) -> str:
-    print(m.content)
-    return loose_text(m.content)
-"""
 # Imports the judged module; names no content: the plugin judges nothing here.
 CALLER = """\
 from helpers import loose_text
@@ -35,8 +22,8 @@ def shout(text: str) -> str:
 """
 ALONE = "def add(a: int, b: int) -> int:\n    return a + b\n"
 FILES = {"helpers.py": HELPERS, "caller.py": CALLER, "alone.py": ALONE}
-SHOW_PRINT = ("helpers.py", 11, "loom-content-coercion")
-SHOW_LOOSE = ("helpers.py", 12, "loom-content-use")
+SHOW_PRINT = ("helpers.py", 9, "loom-content-coercion")
+SHOW_LOOSE = ("helpers.py", 10, "loom-content-use")
 _SCHEDULED = re.compile(r"Scheduling SCC (?:singleton|of size \d+) \(([^)]*)\) as")
 
 
