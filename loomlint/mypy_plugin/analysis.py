@@ -33,7 +33,6 @@ from loomlint.mypy_plugin.suppressions import mark_type_ignores_used
 from loomlint.mypy_plugin.worker import AnalysisWorker
 from loomlint.project.config import Settings
 from loomlint.run.deepstack import deep_stack
-from loomlint.run.workers import Task, analyse_task
 
 
 class ModuleAnalyst:
@@ -96,6 +95,9 @@ class ModuleAnalyst:
                 judged = self._worker.judge(path, source, facts, failure)
                 if judged is not None:
                     return judged
+            # Imported when mypy's process analyses a file itself, not at mypy's start.
+            from loomlint.run.workers import Task, analyse_task
+
             task = Task(path, source, facts, failure)
             started = time.perf_counter()
             result = deep_stack(lambda: analyse_task(task, settings, False))
