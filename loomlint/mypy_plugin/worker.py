@@ -458,6 +458,8 @@ class _Worker:
         self._files: dict[str, _File] = {}
         self._to_screen: set[str] = set()
         self._to_prepare: set[str] = set()
+        # The file the working thread is preparing (a judgement of it waits for it).
+        self._preparing: str | None = None
         # The order mypy checks files in (see ``AnalysisWorker.order``); files it does not name
         # come after, in the order offered.
         self._rank: dict[str, int] = {}
@@ -484,7 +486,7 @@ class _Worker:
                 break
             with self._lock:
                 self._take(message)
-                self._lock.notify()
+                self._lock.notify_all()
         closed = time.perf_counter()
         with self._lock:
             self._closed = True
@@ -524,30 +526,26 @@ class _Worker:
             self._asked.append(message[1:])
 
     def work(self) -> None:
-        """On a deep-stack thread: answer what is asked, keep the books, screen and prepare in
-        between."""
+        """On a deep-stack thread: keep the books, screen and prepare."""
         while True:
             with self._lock:
                 while not (
-                    self._asked
-                    or self._keyed
+                    self._keyed
                     or self._to_screen
                     or (self._to_prepare and self._held_bytes < _HELD_BYTES)
                 ):
                     self._lock.wait()
-                asked = self._asked.popleft() if self._asked else None
-                bookkeeping = asked is None and bool(self._keyed)
+                bookkeeping = bool(self._keyed)
                 path = known = None
-                if asked is None and not bookkeeping:
+                if not bookkeeping:
                     waiting = self._to_screen or self._to_prepare
                     path = self._first(waiting)
                     waiting.discard(path)
                     known = self._files[path]
+                    if known.screen is not None:
+                        self._preparing = path
             started = time.thread_time()
-            if asked is not None:
-                self._outbox.put(("answer", self._answer(asked)))
-                spent = self._timings.judged
-            elif bookkeeping:
+            if bookkeeping:
                 self._bookkeep()
                 spent = self._timings.bookkept
             elif path is not None and known is not None:
@@ -561,6 +559,25 @@ class _Worker:
                 continue
             spent[0] += 1
             spent[1] += time.thread_time() - started
+
+    def answer(self, running: threading.Event) -> None:
+        """On a deep-stack thread of its own: answer what mypy's process asks, at once. The
+        thread that prepares files holds the interpreter at most a switch interval at a time
+        (outside LibCST's parse), so a judgement does not wait for the file being prepared;
+        unless it is that file: then it waits for its preparation to end, rather than repeat
+        it."""
+        running.set()
+        while True:
+            with self._lock:
+                while not self._asked:
+                    self._lock.wait()
+                asked = self._asked.popleft()
+                while self._preparing is not None and self._preparing == asked[1]:
+                    self._lock.wait()
+            started = time.thread_time()
+            self._outbox.put(("answer", self._answer(asked)))
+            self._timings.judged[0] += 1
+            self._timings.judged[1] += time.thread_time() - started
 
     def _first(self, paths: set[str]) -> str:
         """The path mypy checks first (then the first offered)."""
@@ -586,7 +603,12 @@ class _Worker:
 
         settings = self._settings
         assert settings is not None and known.screen is not None
-        prepared = prepare_analysis(known.screen, settings, imported=False)
+        try:
+            prepared = prepare_analysis(known.screen, settings, imported=False)
+        finally:
+            with self._lock:
+                self._preparing = None
+                self._lock.notify_all()
         with self._lock:
             if self._files.get(path) is not known:
                 return
@@ -744,7 +766,18 @@ def _without_tree(screen: Screen) -> Screen:
 def main(argv: list[str]) -> None:
     from loomlint.run.deepstack import deep_stack
 
+    # Threads hand the interpreter over every millisecond, not five: a judgement mypy waits for
+    # starts sooner while the preparing thread runs Python code.
+    sys.setswitchinterval(0.001)
     requests = Connection(int(argv[0]), writable=False)
     worker = _Worker(requests, int(argv[1]))
     threading.Thread(target=worker.receive, name="loomlint-plugin-receive", daemon=True).start()
+    # One deep-stack thread at a time: ``deep_stack`` sets the size of the next thread's stack.
+    answering = threading.Event()
+    threading.Thread(
+        target=lambda: deep_stack(lambda: worker.answer(answering)),
+        name="loomlint-plugin-answer",
+        daemon=True,
+    ).start()
+    answering.wait()
     deep_stack(worker.work)
