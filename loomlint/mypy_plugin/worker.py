@@ -11,10 +11,11 @@ and this process judges it (``engine.finish_analysis``) and answers: the one thi
 process waits for, and only a judgement's worth (a few milliseconds) when the file was
 prepared in time.
 
-Neither process ever blocks on the other's pipe: each sends through a thread of its own, so
-mypy's process never waits while this one is busy parsing, and this one never waits while
-mypy's is busy checking. Requests mypy waits for go first, then the result cache's
-bookkeeping, then screening, then preparing. What is prepared is held until judged, up to
+Neither process ever blocks on the other's pipe: what a full pipe cannot take is written by a
+thread of its own, so mypy's process never waits while this one is busy parsing, and this one
+never waits while mypy's is busy checking. Requests mypy waits for are answered at once on a
+thread of their own; another keeps the result cache's books, screens, then prepares. What is
+prepared is held until judged, up to
 ``_HELD_BYTES`` of source (LibCST's trees take some seventy times their source's size); past
 it, preparing waits, and a file judged before it was prepared is prepared then.
 
