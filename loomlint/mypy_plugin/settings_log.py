@@ -80,9 +80,7 @@ class SettingsLog:
         options = manager.options
         if not options.incremental or options.cache_dir == os.devnull:
             return None  # no cache: nothing is checked against it
-        if is_silent_import_module(manager, ctx.path) or (
-            options.clone_for_module(ctx.id).ignore_errors
-        ):
+        if _silenced(ctx, manager):
             return None  # mypy reports nothing there: neither does the plugin
         if ctx.is_check:
             return None if self._stands(ctx, manager) else STALE
@@ -167,6 +165,17 @@ class SettingsLog:
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(aside)
+
+
+def _silenced(ctx: ReportConfigContext, manager: BuildManager) -> bool:
+    """Whether mypy reports no error in the module: installed where mypy silences imports
+    (site-packages, typeshed), unless named on its command line (an editable install puts a
+    project in the first), or ``ignore_errors`` for it."""
+    sources = manager.source_set
+    named = ctx.id in sources.source_modules or ctx.path in sources.source_paths
+    if not named and is_silent_import_module(manager, ctx.path):
+        return True
+    return manager.options.clone_for_module(ctx.id).ignore_errors
 
 
 def _read_lines(path: str) -> list[dict[str, Any]]:
