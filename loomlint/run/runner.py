@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from loomlint.engine.compilecheck import compiles, over_size, python_version
 from loomlint.engine.diagnostics import FileResult
@@ -41,17 +42,15 @@ from loomlint.run.cache import (
 )
 from loomlint.run.deepstack import deep_stack
 from loomlint.run.interrupt import leave_interrupts_to_the_main_thread
-from loomlint.run.oracle import (
-    MypyOracle,
-    OracleResult,
-    OracleUnavailable,
-    SourceFile,
-    TypeOracle,
-    dependency_key_holds,
-    modules_without_types,
-)
 from loomlint.run.plugin_results import PluginResult
 from loomlint.run.workers import AnalysisPool, Task, file_diagnostic, plan_workers
+
+if TYPE_CHECKING:
+    from loomlint.run.oracle import OracleResult, SourceFile, TypeOracle
+
+# ``loomlint.run.oracle`` (which imports mypy, a fifth of a second) is imported where a run
+# needs mypy: a check answered from the result cache alone, right after ``mypy`` with the
+# plugin, never does.
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -226,18 +225,16 @@ class _Run:
                 "so precision is reduced there"
             )
         unresolved = {m for result in run.results for m in result.unresolved_imports}
-        run.warnings.extend(
-            unresolved_imports_warning(
-                run.results,
-                modules_without_types(
-                    sorted(unresolved),
-                    [r.path for r in run.results if r.unresolved_imports],
-                    self._settings.mypy_config_file,
-                )
-                if unresolved
-                else (),
+        without_types: set[str] = set()
+        if unresolved:
+            from loomlint.run.oracle import modules_without_types
+
+            without_types = modules_without_types(
+                sorted(unresolved),
+                [r.path for r in run.results if r.unresolved_imports],
+                self._settings.mypy_config_file,
             )
-        )
+        run.warnings.extend(unresolved_imports_warning(run.results, without_types))
         return run
 
     def _mark_phases(self, phases: dict[str, float], waited: float) -> None:
@@ -297,6 +294,8 @@ class _Run:
                 self._tick()
             self._mark("nothing the last build read has changed: no mypy build")
             return
+        from loomlint.run.oracle import SourceFile, dependency_key_holds
+
         texts = {path: _decoded(sources[path]) for path in relevant}
         # Files mypy cannot take would each stop its build with a blocking error, and each
         # stop costs a rebuild (the oracle's retry limit): enough of them would leave every
@@ -382,6 +381,8 @@ class _Run:
     def _oracle(
         self, files: list[SourceFile], consumer: _AnalyseAsFactsArrive
     ) -> OracleResult | None:
+        from loomlint.run.oracle import MypyOracle, OracleResult, OracleUnavailable
+
         if not files:
             return OracleResult()
         oracle = self._given_oracle or MypyOracle(
