@@ -53,6 +53,11 @@ class Origin:
     # For a read: whether syntax says the receiver is a chat message (``message_evidence``).
     # Where mypy types the receiver ``Any``, the read counts only with this evidence.
     message_evidence: bool = False
+    # Whether the presets' data says what the read holds: the receiver's class is one of an
+    # SPI's (``m: AIMessage``, ``isinstance(r, CallToolResult)``) or the read has one of their
+    # shapes (``call_tool().content``). Where mypy cannot find the receiver's module, a read
+    # without it is a guess (``engine.analyze``).
+    grounded: bool = False
 
     @property
     def destructured(self) -> bool:
@@ -88,9 +93,12 @@ class Env:
     # Names bound to a chat message by where they came from (``for m in state["messages"]``,
     # ``last = messages[-1]``): evidence that their ``content`` is a message's.
     messages: frozenset[str] = frozenset()
+    # Content read paths whose content the presets' data (or a declared class) states, what
+    # ever narrowed them since (``Origin.grounded``).
+    known: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
-        return Env(dict(self.names), dict(self.paths), self.foreign, self.messages)
+        return Env(dict(self.names), dict(self.paths), self.foreign, self.messages, self.known)
 
     def bind(
         self, name: str, value: Value | None, *, foreign: bool = False, message: bool = False
@@ -108,6 +116,17 @@ class Env:
         stale = [p for p in self.paths if p == root or p.startswith((root + ".", root + "["))]
         for path in stale:
             del self.paths[path]
+        if self.known:
+            self.known = frozenset(
+                p for p in self.known if not (p == root or p.startswith((root + ".", root + "[")))
+            )
+
+    def know(self, path: str, kind: ContentKind) -> None:
+        """What a class or an SDK's read shape says ``path`` holds: the union (CONTENT, no
+        narrowing), text, parts, or no content at all (OTHER)."""
+        if kind is not ContentKind.CONTENT:
+            self.paths[path] = kind
+        self.known = self.known | {path}
 
 
 def join_envs(a: Env | None, b: Env | None) -> Env | None:
@@ -119,7 +138,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
     for name, value in b.names.items():
         names[name] = join_values(names.get(name), value) or value
     paths = {p: k for p, k in a.paths.items() if b.paths.get(p) is k}
-    return Env(names, paths, a.foreign & b.foreign, a.messages & b.messages)
+    return Env(names, paths, a.foreign & b.foreign, a.messages & b.messages, a.known & b.known)
 
 
 def join_all(envs: Iterable[Env | None]) -> Env | None:
@@ -138,6 +157,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.paths == b.paths
         and a.foreign == b.foreign
         and a.messages == b.messages
+        and a.known == b.known
     )
 
 
@@ -148,6 +168,8 @@ class _Narrowing:
     key: str
     is_path: bool
     kind: ContentKind
+    # Said by a class (``isinstance(r, CallToolResult)``), not by a test of the value itself.
+    known: bool = False
 
 
 @dataclass(slots=True)
@@ -292,6 +314,12 @@ class FlowAnalysis:
         name = self._evidence.self_is_foreign(function)
         if name is not None:
             env.bind(name, None, foreign=True)
+        # ``self._contents: list[MemoryContent]``: what the class's own fields hold.
+        found = self._evidence.self_fields(function)
+        if found is not None:
+            owner, fields = found
+            for attribute, annotation in fields:
+                self._narrow_fields_of(env, f"{owner}.{attribute}", annotation)
 
     def _enclosing_summary(self, node: cst.CSTNode) -> dict[str, Value]:
         parent = self._index.parent(node)
@@ -648,8 +676,13 @@ class FlowAnalysis:
             if isinstance(pattern, cst.MatchAs) and pattern.pattern
             else self._pattern_kind(pattern)
         )
+        if declared is not None:
+            origin = replace(origin, grounded=True)
+            captured = Value(ContentKind.CONTENT, frozenset({origin}))
+            if path is not None:
+                env.know(path, declared)
         kind = kind if kind is not None else declared
-        if kind is not None:
+        if kind is not None and kind is not ContentKind.CONTENT:
             captured = Value(kind, captured.origins)
             if path is not None:
                 env.paths[path] = kind
@@ -788,19 +821,39 @@ class FlowAnalysis:
             return None
         if not self._spi.dict_messages and _is_item_read(node):
             return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
+        if self._evidence.falls_back_to_other(node):
+            return None  # ``a.content or b""``: the code expects bytes there
         kind = _path_kind(env, path) if path is not None else ContentKind.CONTENT
+        grounded = path is not None and _path_known(env, path)
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
-            kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver)) or kind
-        if kind is ContentKind.CONTENT and any(
-            _matches_shape(node, shape) for shape in self._spi.text_only_reads
-        ):
-            kind = ContentKind.TEXT  # response.choices[0].message.content: a response's text
+            declared = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver))
+            if declared is not None:
+                kind, grounded = declared, True
+        if kind is ContentKind.CONTENT:
+            # response.choices[0].message.content: a response's text; a Bedrock response's
+            # output.message.content: its blocks.
+            shaped = self._shape_kind(node)
+            if shaped is not None:
+                kind, grounded = shaped, True
         if kind is ContentKind.OTHER:
             return None
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
-        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence)
+        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence, grounded)
         return Value(kind, frozenset({origin}))
+
+    def _shape_kind(self, read: cst.BaseExpression) -> ContentKind | None:
+        """What an SDK's read shape that ``read`` ends in says it holds."""
+        for kind, shapes in self._read_shapes():
+            if any(_matches_shape(read, shape) for shape in shapes):
+                return kind
+        return None
+
+    def _read_shapes(self) -> tuple[tuple[ContentKind, tuple[tuple[str, ...], ...]], ...]:
+        return (
+            (ContentKind.TEXT, self._spi.text_only_reads),
+            (ContentKind.PARTS, self._spi.parts_only_reads),
+        )
 
     def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
         """Whether syntax says ``node`` is one chat message: an item of a collection named
@@ -901,7 +954,10 @@ class FlowAnalysis:
 
     def _apply(self, fact: _Narrowing, env: Env) -> None:
         if fact.is_path:
-            env.paths[fact.key] = fact.kind
+            if fact.known:
+                env.know(fact.key, fact.kind)
+            else:
+                env.paths[fact.key] = fact.kind
             return
         value = env.names.get(fact.key)
         if value is None:
@@ -993,7 +1049,7 @@ class FlowAnalysis:
         if receiver is None or kind is None:
             return []
         return [
-            _Narrowing(f"{receiver}.{field}", True, kind)
+            _Narrowing(f"{receiver}.{field}", True, kind, known=True)
             for field in sorted(self._spi.content_fields)
         ]
 
@@ -1002,12 +1058,12 @@ class FlowAnalysis:
         kind = self._evidence.annotation_kind(annotation)
         if kind is not None:
             for field in self._spi.content_fields:
-                env.paths[f"{name}.{field}"] = kind
+                env.know(f"{name}.{field}", kind)
         # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
         # of the project (``state: State``), what its fields' classes say.
         for suffix, member_kind in self._evidence.member_kinds(annotation):
             for field in self._spi.content_fields:
-                env.paths[f"{name}{suffix}.{field}"] = member_kind
+                env.know(f"{name}{suffix}.{field}", member_kind)
 
     def _bind_elements(
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
@@ -1036,26 +1092,31 @@ class FlowAnalysis:
         if source is None:
             return
         for content_field in self._spi.content_fields:
-            kind = env.paths.get(f"{source}[*].{content_field}")
-            if kind is not None:
+            item = f"{source}[*].{content_field}"
+            kind = env.paths.get(item)
+            if item in env.known:
+                env.know(f"{target.value}.{content_field}", kind or ContentKind.CONTENT)
+            elif kind is not None:
                 env.paths[f"{target.value}.{content_field}"] = kind
 
     def _bind_read_shapes(
         self, env: Env, name: str, node: cst.BaseExpression, *, element: bool
     ) -> None:
         """``message = response.choices[0].message`` (or ``for choice in response.choices``):
-        the rest of a text-only read shape below ``name`` is text (``message.content``)."""
-        for shape in self._spi.text_only_reads:
-            for split in range(len(shape) - 1, 0, -1):
-                rest = shape[split:]
-                if element:
-                    if rest[0] != "[]":
-                        continue
-                    rest = rest[1:]
-                if rest and _matches_shape(node, shape[:split]):
-                    for path in _shape_paths(name, rest):
-                        env.paths[path] = ContentKind.TEXT
-                    break
+        the rest of a read shape below ``name`` holds what the shape says (``message.content``
+        is text)."""
+        for kind, shapes in self._read_shapes():
+            for shape in shapes:
+                for split in range(len(shape) - 1, 0, -1):
+                    rest = shape[split:]
+                    if element:
+                        if rest[0] != "[]":
+                            continue
+                        rest = rest[1:]
+                    if rest and not _has_call(rest) and _matches_shape(node, shape[:split]):
+                        for path in _shape_paths(name, rest):
+                            env.know(path, kind)
+                        break
 
     def _alias_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
         """``notes = state["notes"]``: what is known below ``state['notes']`` is known below
@@ -1066,13 +1127,16 @@ class FlowAnalysis:
         for path, kind in list(env.paths.items()):
             if path.startswith((source + ".", source + "[")):
                 env.paths[name + path[len(source) :]] = kind
+        for path in env.known:
+            if path.startswith((source + ".", source + "[")):
+                env.know(name + path[len(source) :], env.paths.get(path, ContentKind.CONTENT))
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
         kind = self._evidence.kind_of_classes(classes) if classes else None
         if kind is not None:
             for field in self._spi.content_fields:
-                env.paths[f"{name}.{field}"] = kind
+                env.know(f"{name}.{field}", kind)
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
@@ -1149,6 +1213,11 @@ _ORDER_PRESERVING = frozenset(
     }
 )
 _INTEGER_INDEX = re.compile(r"\[-?\d+\]")
+
+
+def _path_known(env: Env, path: str) -> bool:
+    """Whether a class or an SDK's read shape says what a content read's path holds."""
+    return path in env.known or ("[" in path and _INTEGER_INDEX.sub("[*]", path) in env.known)
 
 
 def _path_kind(env: Env, path: str) -> ContentKind:
@@ -1239,6 +1308,13 @@ def _matches_shape(node: cst.BaseExpression, segments: Sequence[str]) -> bool:
     """Whether ``node`` ends in ``segments`` (``choices``, ``[]``, ``message``, ``content``):
     a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index."""
     for segment in reversed(segments):
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if segment.endswith("()"):
+            node = _call_receiver(node, segment[:-2])
+            if node is None:
+                return False
+            continue
         if segment == "[]":
             if not isinstance(node, cst.Subscript):
                 return False
@@ -1269,6 +1345,23 @@ def _member_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression 
         and string_value(node.args[0].value) == name
     ):
         return node.func.value
+    return None
+
+
+def _has_call(segments: Sequence[str]) -> bool:
+    return any(segment.endswith("()") for segment in segments)
+
+
+def _call_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """``x`` of ``x.name(...)``, the call itself for ``name(...)`` (a shape's first segment
+    needs no receiver); None for anything else."""
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == name:
+        return func.value
+    if isinstance(func, cst.Name) and func.value == name:
+        return node
     return None
 
 
