@@ -348,10 +348,7 @@ class _LazyPositions:
 
 
 # What a guess reported on request says of itself.
-GUESS_NOTE = (
-    " (a guess: mypy could not find the module of this message's type, and no preset knows "
-    "this read)"
-)
+GUESS_NOTE = " (a guess: mypy could not read this message's type, and no preset knows this read)"
 
 
 def _check(
