@@ -402,7 +402,9 @@ def _check(
             continue
         guess = _is_guess(node, value, view)
         message = rule.message(finding) + (GUESS_NOTE if guess else "")
-        diagnostic = _diagnostic(path, node, positions, rule.code, catalog, message, finding, module)
+        diagnostic = _diagnostic(
+            path, node, positions, rule.code, catalog, message, finding, module
+        )
         diagnostics.append(replace(diagnostic, guess=True) if guess else diagnostic)
     return diagnostics
 

@@ -198,7 +198,8 @@ class Evidence:
         if isinstance(fallback, cst.SimpleString):
             return "b" in fallback.prefix.lower()
         return isinstance(fallback, (cst.Dict, cst.DictComp)) or (
-            isinstance(fallback, cst.Call) and self._index.names.qualified(fallback.func) in _MAPPINGS
+            isinstance(fallback, cst.Call)
+            and self._index.names.qualified(fallback.func) in _MAPPINGS
         )
 
     def self_fields(
@@ -407,12 +408,14 @@ def looks_like_content_annotation(
     annotation: cst.BaseExpression, index: ModuleIndex, spi: SpiModel
 ) -> bool:
     """Whether an annotation spells a content union without types: it names a content alias,
-    or ``str`` together with a list or sequence (``"str | list[LlmContentPart]"``)."""
+    or has ``str`` and a list or sequence among its union's members
+    (``"str | list[LlmContentPart]"``; not ``list[str]``, a list of strings)."""
     names = set(annotation_names(annotation))
     qualified = {index.names.qualified(parse_name(n)) for n in names}
     if any(q is not None and q in spi.content_types for q in qualified):
         return True
-    return "builtins.str" in qualified and bool(qualified & PART_COLLECTION_TYPES)
+    members = {index.names.qualified(parse_name(n)) for n in union_members(annotation)}
+    return "builtins.str" in members and bool(members & PART_COLLECTION_TYPES)
 
 
 _UNION_FORMS = frozenset({"Optional", "Union", "typing.Optional", "typing.Union"})

@@ -1306,14 +1306,16 @@ def _names_messages(node: cst.BaseExpression) -> bool:
 
 def _matches_shape(node: cst.BaseExpression, segments: Sequence[str]) -> bool:
     """Whether ``node`` ends in ``segments`` (``choices``, ``[]``, ``message``, ``content``):
-    a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index."""
+    a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index;
+    ``name()`` a call of a method of that name, awaited or not."""
     for segment in reversed(segments):
         while isinstance(node, cst.Await):
             node = node.expression
         if segment.endswith("()"):
-            node = _call_receiver(node, segment[:-2])
-            if node is None:
+            called = _call_receiver(node, segment[:-2])
+            if called is None:
                 return False
+            node = called
             continue
         if segment == "[]":
             if not isinstance(node, cst.Subscript):

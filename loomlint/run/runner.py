@@ -602,7 +602,10 @@ def _judged_there(guesses: int, reported: bool) -> str:
     findings = f"{guesses} finding{'s' if guesses != 1 else ''}"
     rests = "rests" if guesses == 1 else "rest"
     if reported:
-        return f"{judged}; {findings} there {rests} on neither types nor preset data, reported as guesses"
+        return (
+            f"{judged}; {findings} there {rests} on neither types nor preset data, "
+            "reported as guesses"
+        )
     return (
         f"{judged}; {findings} there that {rests} on neither types nor preset data "
         f"{'was' if guesses == 1 else 'were'} not reported (--report-guesses, or "

@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,6 @@ from mypy import api
 pytestmark = pytest.mark.slow
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "missing_sdk"
-LOOMLINT = (sys.executable, "-c", "from loomlint.cli import console_main; console_main()")
 
 # Grounded in the mcp preset's data: `call_tool().content` and `CallToolResult` are lists.
 TYPED = (
@@ -61,15 +59,8 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*LOOMLINT, "check", "--no-daemon", *args],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+def _check(root: Path, runtime: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return loomlint(root, runtime, "check", "--no-daemon", *args)
 
 
 def _guesses_asked_for_in_configuration(root: Path) -> None:
@@ -84,27 +75,27 @@ def _text_lines(findings: str) -> list[str]:
 
 
 def test_the_cli_reports_what_types_or_preset_data_support_and_counts_the_guesses(
-    project: Path,
+    project: Path, runtime: Path
 ) -> None:
-    result = _check(project, "-q")
+    result = _check(project, runtime, "-q")
     assert (result.returncode, result.stdout) == (1, TYPED)
     assert result.stderr == WARNING.format(how=LEFT_OUT)
     # Cached: the second run counts them again.
-    again = _check(project, "-q")
+    again = _check(project, runtime, "-q")
     assert (again.returncode, again.stdout, again.stderr) == (1, TYPED, result.stderr)
 
 
-def test_asked_for_the_guesses_are_reported_and_marked(project: Path) -> None:
-    result = _check(project, "-q", "--report-guesses")
+def test_asked_for_the_guesses_are_reported_and_marked(project: Path, runtime: Path) -> None:
+    result = _check(project, runtime, "-q", "--report-guesses")
     assert (result.returncode, result.stderr) == (1, WARNING.format(how=REPORTED))
     assert sorted(_text_lines(result.stdout)) == sorted(_text_lines(TYPED + GUESSES))
     _guesses_asked_for_in_configuration(project)
-    configured = _check(project, "-q")
+    configured = _check(project, runtime, "-q")
     assert (configured.returncode, configured.stdout) == (1, result.stdout)
 
 
-def test_without_types_every_read_is_judged_by_syntax(project: Path) -> None:
-    result = _check(project, "-q", "--no-types")
+def test_without_types_every_read_is_judged_by_syntax(project: Path, runtime: Path) -> None:
+    result = _check(project, runtime, "-q", "--no-types")
     expected = (TYPED + GUESSES).replace(GUESS, "")
     assert (result.returncode, result.stderr) == (1, "")
     assert sorted(_text_lines(result.stdout)) == sorted(_text_lines(expected))
