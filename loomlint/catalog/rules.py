@@ -116,6 +116,10 @@ class Preset:
     # Converse response's ``output.message.content``, ``call_tool().content`` of an MCP session):
     # judged as a list of parts where the receiver's class is unknown (``parts_only_types``).
     parts_only_reads: tuple[tuple[str, ...], ...] = ()
+    # Reads whose content the SDK declares the union itself, by their shape (the messages of a
+    # LangChain agent's ``invoke()``): where the receiver's type is unknown, they rest on the
+    # preset's data as a declared message type's do.
+    content_reads: tuple[tuple[str, ...], ...] = ()
 
     @property
     def owns_content(self) -> bool:
@@ -394,6 +398,7 @@ _PRESET_KEYS = frozenset(
         "dict-messages",
         "text-only-reads",
         "parts-only-reads",
+        "content-reads",
         "fix",
     }
 )
@@ -438,6 +443,10 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         _read_shape(shape, content_fields, f"{where}: key 'parts-only-reads'")
         for shape in _names(data, "parts-only-reads", where)
     )
+    content_reads = tuple(
+        _read_shape(shape, content_fields, f"{where}: key 'content-reads'")
+        for shape in _names(data, "content-reads", where)
+    )
     return Preset(
         name=_text(data, "name", where),
         description=_text(data, "description", where) if "description" in data else "",
@@ -457,6 +466,7 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         dict_messages=_flag(data, "dict-messages", where, default=True),
         text_only_reads=text_only_reads,
         parts_only_reads=parts_only_reads,
+        content_reads=content_reads,
     )
 
 

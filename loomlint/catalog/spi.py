@@ -168,6 +168,8 @@ class SpiModel:
     # or a list of parts only (``Preset.parts_only_reads``).
     text_only_reads: tuple[tuple[str, ...], ...] = ()
     parts_only_reads: tuple[tuple[str, ...], ...] = ()
+    # And of reads it declares the union itself (``Preset.content_reads``).
+    content_reads: tuple[tuple[str, ...], ...] = ()
 
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
@@ -342,6 +344,7 @@ def build_spi_model(
         parts_only_reads=tuple(
             dict.fromkeys(shape for p in presets for shape in p.parts_only_reads)
         ),
+        content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
     )
 
 

@@ -832,10 +832,12 @@ class FlowAnalysis:
                 kind, grounded = declared, True
         if kind is ContentKind.CONTENT:
             # response.choices[0].message.content: a response's text; a Bedrock response's
-            # output.message.content: its blocks.
+            # output.message.content: its blocks; an agent's invoke()["messages"]: messages.
             shaped = self._shape_kind(node)
             if shaped is not None:
                 kind, grounded = shaped, True
+        elif not grounded and self._shape_kind(node) is not None:
+            grounded = True  # narrowed since, and still a read the presets know
         if kind is ContentKind.OTHER:
             return None
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
@@ -853,6 +855,7 @@ class FlowAnalysis:
         return (
             (ContentKind.TEXT, self._spi.text_only_reads),
             (ContentKind.PARTS, self._spi.parts_only_reads),
+            (ContentKind.CONTENT, self._spi.content_reads),
         )
 
     def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
@@ -1127,9 +1130,12 @@ class FlowAnalysis:
         for path, kind in list(env.paths.items()):
             if path.startswith((source + ".", source + "[")):
                 env.paths[name + path[len(source) :]] = kind
-        for path in env.known:
-            if path.startswith((source + ".", source + "[")):
-                env.know(name + path[len(source) :], env.paths.get(path, ContentKind.CONTENT))
+        # ``first = result["messages"][1]``: what is known of every item holds for this one.
+        for known_source in dict.fromkeys((source, _INTEGER_INDEX.sub("[*]", source))):
+            for path in env.known:
+                if path.startswith((known_source + ".", known_source + "[")):
+                    kind = env.paths.get(path, ContentKind.CONTENT)
+                    env.know(name + path[len(known_source) :], kind)
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
@@ -1368,17 +1374,16 @@ def _call_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression | 
 
 
 def _shape_paths(name: str, rest: Sequence[str]) -> list[str]:
-    """The narrowing paths (``path_key``'s spelling) of ``name`` followed by ``rest``, by
-    attributes and by keys: ``message.content`` and ``message['content']``."""
-    attributes, keys = name, name
+    """The narrowing paths (``path_key``'s spelling) of ``name`` followed by ``rest``, each
+    name an attribute or a key: ``message.content``, ``message['content']``, and for
+    ``messages[].content`` ``result['messages'][*].content`` too."""
+    paths = [name]
     for segment in rest:
         if segment == "[]":
-            attributes += "[*]"
-            keys += "[*]"
+            paths = [path + "[*]" for path in paths]
         else:
-            attributes += f".{segment}"
-            keys += f"[{segment!r}]"
-    return [attributes, keys]
+            paths = [p + s for p in paths for s in (f".{segment}", f"[{segment!r}]")]
+    return paths
 
 
 def _role_receivers(index: ModuleIndex) -> set[tuple[cst.CSTNode, str]]:

@@ -1,6 +1,7 @@
 """A typed run stays typed when a provider's SDK is not installed (issue 28): on
 fixtures/missing_sdk, whose provider module imports ``acme_llm`` (no such package, no preset
-data) and ``mcp`` (out of mypy's reach; the ``mcp`` preset knows its tool results), the reads
+data) and ``mcp`` (out of mypy's reach; the ``mcp`` preset knows its tool results), and whose
+agent module a LangGraph agent (the ``langchain`` preset knows its answer's messages), the reads
 the presets' data knows are judged by it, and the others are guesses: counted in the run's
 warning, reported only when asked for. The CLI, mypy with the plugin, the daemon and the
 language server report the same findings."""
@@ -24,8 +25,11 @@ pytestmark = pytest.mark.slow
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "missing_sdk"
 
-# Grounded in the mcp preset's data: `call_tool().content` and `CallToolResult` are lists.
+# Grounded in the presets' data: an agent's `invoke()["messages"]` are LangChain messages (the
+# union); `call_tool().content` and `CallToolResult` are lists of blocks.
 TYPED = (
+    "agent.py:10:12: LML001 content of `last` is used as one branch by `.split()`, but it may "
+    "be a list of parts; narrow it with isinstance() first, or use .text\n"
     "provider.py:27:31: LML003 a list of parts from content of `result` is coerced to str by "
     "str(); narrow it with isinstance(..., str) first\n"
     "provider.py:31:15: LML003 a list of parts from content of `result` is coerced to str by an "
@@ -39,8 +43,9 @@ GUESSES = (
     f"f-string; narrow it with isinstance(..., str) first{GUESS}\n"
 )
 WARNING = (
-    "warning: mypy could not find acme_llm, mcp, mcp.types, which defines the messages read in "
-    "1 file: their reads there are judged by the presets' data where it knows them; {how}. "
+    "warning: mypy could not find acme_llm, langgraph.prebuilt, mcp, mcp.types, which defines "
+    "the messages read in 2 files: their reads there are judged by the presets' data where it "
+    "knows them; {how}. "
     "Install the package where loomlint runs: in pre-commit, list it in the hook's "
     "additional_dependencies or use a `language: system` hook; otherwise install loomlint "
     "into the project's environment\n"
@@ -101,30 +106,30 @@ def test_without_types_every_read_is_judged_by_syntax(project: Path, runtime: Pa
     assert sorted(_text_lines(result.stdout)) == sorted(_text_lines(expected))
 
 
-_LOOMLINT_ERROR = re.compile(r"^provider\.py:(\d+):(\d+): error: (.*)  \[loom-[\w-]+\]$")
+_LOOMLINT_ERROR = re.compile(r"^(\w+\.py):(\d+):(\d+): error: (.*)  \[loom-[\w-]+\]$")
 
 
-def _plugin_findings(project: Path) -> list[tuple[int, int, str]]:
-    """What mypy with the plugin (the project's configuration) reports of provider.py."""
+def _plugin_findings(project: Path) -> list[tuple[str, int, int, str]]:
+    """What mypy with the plugin (the project's configuration) reports of the project."""
     previous = Path.cwd()
     os.chdir(project)
     try:
-        stdout, stderr, _ = api.run(["--show-column-numbers", "--no-pretty", "provider.py"])
+        stdout, stderr, _ = api.run(["--show-column-numbers", "--no-pretty", "."])
     finally:
         os.chdir(previous)
     assert "INTERNAL ERROR" not in stdout + stderr
     return sorted(
-        (int(m[1]), int(m[2]), m[3])
+        (m[1], int(m[2]), int(m[3]), m[4])
         for m in map(_LOOMLINT_ERROR.match, stdout.splitlines())
         if m is not None
     )
 
 
-def _cli_findings(text: str) -> list[tuple[int, int, str]]:
+def _cli_findings(text: str) -> list[tuple[str, int, int, str]]:
     found = []
     for line in _text_lines(text):
-        _, number, column, rest = line.split(":", 3)
-        found.append((int(number), int(column), rest.split(" ", 2)[2]))
+        path, number, column, rest = line.split(":", 3)
+        found.append((path, int(number), int(column), rest.split(" ", 2)[2]))
     return sorted(found)
 
 
@@ -161,7 +166,7 @@ async def _shown_by_the_server(project: Path) -> None:
         typed = [("LML003", 26, 30, 26, 44), ("LML003", 30, 14, 30, 28)]
         shown = await session.diagnostics(path, lambda p: summary(p) == typed, timeout=120)
         assert [d.message for d in shown.diagnostics] == [
-            message.split(" ", 2)[2] for message in _text_lines(TYPED)
+            message.split(" ", 2)[2] for message in _text_lines(TYPED)[1:]
         ]
     finally:
         await session.stop()
