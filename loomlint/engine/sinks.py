@@ -116,6 +116,9 @@ class Position:
     # Completes "<origin> ...": "is coerced to str by an f-string".
     description: str
     fix: FixPlan | None = None
+    # The use only iterates the value or counts its items (a loop, ``len()``): a value whose
+    # string branch can only be "" is safe there.
+    items_only: bool = False
 
 
 class PositionClassifier:
@@ -273,7 +276,7 @@ class PositionClassifier:
         if isinstance(parent, (cst.For, cst.CompFor)):
             if parent.iter is not position or self._guards.all_guarded(parent):
                 return None
-            return _use("is iterated")
+            return Position("use", "is iterated", items_only=True)
         if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             if parent.elt is position:
                 return self._comprehension_result(parent, kind)
@@ -292,7 +295,7 @@ class PositionClassifier:
         if isinstance(parent, cst.WithItem):
             return _use("is used as a context manager") if parent.item is position else None
         if isinstance(parent, cst.From) and isinstance(self._index.parent(parent), cst.Yield):
-            return _use("is iterated by `yield from`")
+            return Position("use", "is iterated by `yield from`", items_only=True)
         return None
 
     def _target_index(self, comparison: cst.Comparison, target: cst.ComparisonTarget) -> int:
@@ -551,7 +554,9 @@ class PositionClassifier:
         if sink.role == "sanctioned":
             return None
         if sink.role == "use":
-            return _use(f"is used as one branch by {sink.label}")
+            return Position(
+                "use", f"is used as one branch by {sink.label}", items_only=sink.items_only
+            )
         if sink.role == "cast":
             if kind is not ContentKind.CONTENT:
                 return None
