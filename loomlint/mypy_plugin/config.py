@@ -104,6 +104,7 @@ def fingerprint(settings: Settings) -> str:
         "enabled_codes": sorted(settings.enabled_codes),
         "per_file_ignores": [(p.pattern, sorted(p.codes)) for p in settings.per_file_ignores],
         "spi": dataclasses.asdict(settings.spi),
+        "report_guesses": settings.report_guesses,
     }
     text = json.dumps(payload, sort_keys=True, default=_json_default)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
