@@ -11,7 +11,8 @@ applies): per codebase, a venv with loomlint (this checkout, editable), mypy, Fi
 codebase's own dependencies, so that mypy resolves its imports as its developers' mypy would.
 
 Codebases, each at a pinned version:
-  langchain-core   langchain-core 1.8.3, the library (its PyPI wheel)
+  langchain-core   langchain-core 1.8.4, the library (its PyPI wheel), with
+                   ignore_missing_imports = true (its optional integrations)
   pydantic-ai      pydantic-ai v2.33.0: pydantic_ai_slim's sources and the repository's tests.
                    PyPI ships no tests, so this one needs a clone of
                    github.com/pydantic/pydantic-ai (--pydantic-ai-checkout; a bare clone is
@@ -94,6 +95,9 @@ class Codebase:
     """Paths under its root that both tools check."""
     unpack: Callable[[Path, argparse.Namespace], str | None]
     """Lays the source out under the root given; returns why it cannot, or None."""
+    without_deps: tuple[str, ...] = ()
+    """Installed after ``requirements``, without their dependencies: the release checked, where
+    the package index lacks a dependency it pins (the previous release's stand in for them)."""
 
 
 @dataclass
@@ -164,9 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _unpack_langchain_core(root: Path, _args: argparse.Namespace) -> str | None:
-    wheel = _download("langchain-core==1.8.3", binary=True)
+    wheel = _download("langchain-core==1.8.4", binary=True)
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(root, [m for m in archive.namelist() if m.startswith("langchain_core/")])
+    # The wheel has no configuration: as a new user would, skip its optional integrations.
+    (root / "pyproject.toml").write_text("[tool.mypy]\nignore_missing_imports = true\n")
     return None
 
 
@@ -246,7 +252,13 @@ def _unpack_synthetic(root: Path, _args: argparse.Namespace) -> str | None:
 
 CODEBASES = (
     Codebase(
-        "langchain-core", ("langchain-core==1.8.3",), ("langchain_core",), _unpack_langchain_core
+        "langchain-core",
+        # 1.8.4 needs langchain-protocol>=0.0.22, which the package index here lacks: 1.8.3's
+        # dependencies (langchain-protocol 0.0.20), then 1.8.4 itself.
+        ("langchain-core==1.8.3",),
+        ("langchain_core",),
+        _unpack_langchain_core,
+        without_deps=("langchain-core==1.8.4",),
     ),
     Codebase(
         "pydantic-ai",
@@ -688,6 +700,8 @@ def _venv(codebase: Codebase) -> Path:
         print(f"creating {codebase.name}'s benchmark venv (once)...", flush=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(root)
         _pip(python, "install", "--quiet", "-e", str(REPO), "fixit", *codebase.requirements)
+        if codebase.without_deps:
+            _pip(python, "install", "--quiet", "--no-deps", *codebase.without_deps)
         installed.write_text("ok\n")
     return python
 

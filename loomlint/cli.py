@@ -299,6 +299,15 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "nothing (LML100).",
 )
 @click.option(
+    "--report-guesses",
+    is_flag=True,
+    default=None,
+    help="With types, also report the findings that rest on no type and no preset data: reads "
+    "of messages whose module mypy could not find (not installed where loomlint runs), judged "
+    "as --no-types would judge them and marked as guesses. By default they are only counted, "
+    "in the run's warning.",
+)
+@click.option(
     "--diff",
     "diff_revision",
     metavar="REV",
@@ -409,6 +418,7 @@ def check_command(
     config_path: Path | None,
     no_cache: bool,
     report_unused_suppressions: bool | None,
+    report_guesses: bool | None,
     diff_revision: str | None,
     baseline_file: Path | None,
     write_baseline_file: Path | None,
@@ -485,6 +495,7 @@ def check_command(
             no_types,
             report_unused_suppressions,
             no_project_plugins,
+            report_guesses,
         )
         settings, files = _settings_and_files(
             paths if stdin_filename is None else (),
@@ -849,6 +860,7 @@ def _overrides(
     no_types: bool,
     report_unused_suppressions: bool | None,
     no_project_plugins: bool,
+    report_guesses: bool | None = None,
 ) -> CliOverrides:
     return CliOverrides(
         select=selection.select or None,
@@ -858,6 +870,7 @@ def _overrides(
         no_types=no_types,
         report_unused_suppressions=report_unused_suppressions,
         no_project_plugins=no_project_plugins,
+        report_guesses=report_guesses,
     )
 
 

@@ -18,9 +18,10 @@ APP = (
 
 UNRESOLVED_WARNING = (
     "warning: mypy could not find langchain_core.messages, which defines the messages read in "
-    "1 file; it was checked without types there (precision is reduced). Install the package "
-    "where loomlint runs: in pre-commit, list it in the hook's additional_dependencies or use a "
-    "`language: system` hook; otherwise install loomlint into the project's environment\n"
+    "1 file: their reads there are judged by the presets' data where it knows them, and no "
+    "finding there is a guess. Install the package where loomlint runs: in pre-commit, list it "
+    "in the hook's additional_dependencies or use a `language: system` hook; otherwise install "
+    "loomlint into the project's environment\n"
 )
 
 

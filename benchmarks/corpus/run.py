@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import hashlib
 import json
 import os
@@ -341,9 +342,9 @@ def loomlint_dependencies() -> list[str]:
     return list(project["dependencies"])
 
 
-def environment(codebase: Codebase) -> Path:
+def environment(codebase: Codebase, root: Path | None = None) -> Path:
     """The codebase's venv: the release with its dependencies, and loomlint's."""
-    root = WORK / "venvs" / codebase.name
+    root = root if root is not None else WORK / "venvs" / codebase.name
     python = root / "bin" / "python"
     release = codebase.dependencies_from or codebase.requirement
     wanted = [release, *codebase.extras, *loomlint_dependencies()]
@@ -360,6 +361,22 @@ def environment(codebase: Codebase) -> Path:
         subprocess.run([*pip, "--no-deps", *over], check=True)
     marker.write_text("\n".join(recorded) + "\n", encoding="utf-8")
     return python
+
+
+def without_optional_sdks(codebase: Codebase, root: Path) -> tuple[Path, Path]:
+    """The codebase as a user has it who installed none of its optional SDKs: the release
+    without its extras (and without the test dependencies that bring SDKs), in a venv and a copy
+    of the source of their own, so that neither mypy's cache nor loomlint's mixes with the full
+    venv's. Returns the copy's root and the venv's Python."""
+    base = dataclasses.replace(
+        codebase,
+        requirement=f"{project_name(codebase.requirement)}=={version_of(codebase.requirement)}",
+        extras=("pytest",),
+    )
+    copy = WORK / "src-without-optional-sdks" / codebase.name
+    if not copy.is_dir():
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".mypy_cache", ".loomlint_cache"))
+    return copy, environment(base, WORK / "venvs-without-optional-sdks" / codebase.name)
 
 
 def run_loomlint(
@@ -626,6 +643,12 @@ def main() -> int:
         help="run the loomlint of this checkout (e.g. an older commit's `git archive`)",
     )
     parser.add_argument("--compare", type=Path, help="list findings changed since a saved run")
+    parser.add_argument(
+        "--without-optional-sdks",
+        action="store_true",
+        help="run each codebase in a venv of its own with its release only, none of its extras "
+        "(the provider SDKs a user may not install): what a typed run says when they are missing",
+    )
     args = parser.parse_args()
     judgements = load_judgements()
     judged_misses = load_misses()
@@ -647,7 +670,10 @@ def main() -> int:
             unlisted.add(codebase.name)
         root = fetch(codebase)
         configure(codebase, root)
-        python = environment(codebase)
+        if args.without_optional_sdks:
+            root, python = without_optional_sdks(codebase, root)
+        else:
+            python = environment(codebase)
         figures = table[codebase.name] = Figures(codebase.half)
         figures.lines = sum(
             len(p.read_bytes().splitlines()) for p in python_files(root, codebase.paths)

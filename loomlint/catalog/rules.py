@@ -115,6 +115,21 @@ class Preset:
     # and ``[]`` (any index), ending in a content field (``choices[].message.content``). The
     # syntactic fallback judges a read ending in that shape as text (a response, not a request).
     text_only_reads: tuple[tuple[str, ...], ...] = ()
+    # Reads whose content the SDK declares a list of blocks only, by their shape (a Bedrock
+    # Converse response's ``output.message.content``, ``call_tool().content`` of an MCP session):
+    # judged as a list of parts where the receiver's class is unknown (``parts_only_types``).
+    parts_only_reads: tuple[tuple[str, ...], ...] = ()
+    # Reads whose content the SDK declares the union itself, by their shape (the messages of a
+    # LangChain agent's ``invoke()``): where the receiver's type is unknown, they rest on the
+    # preset's data as a declared message type's do.
+    content_reads: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def owns_content(self) -> bool:
+        """Whether the SPI declares content of its own (messages, content aliases, parts): a
+        preset without it only says what other reads hold (``mcp``, ``bedrock``), and has no
+        say in a run's fix or in how its content serialises."""
+        return bool(self.message_types or self.content_types or self.part_types)
 
 
 @dataclass(frozen=True)
@@ -387,6 +402,8 @@ _PRESET_KEYS = frozenset(
         "json-parts",
         "dict-messages",
         "text-only-reads",
+        "parts-only-reads",
+        "content-reads",
         "fix",
     }
 )
@@ -427,6 +444,14 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         _read_shape(shape, content_fields, f"{where}: key 'text-only-reads'")
         for shape in _names(data, "text-only-reads", where)
     )
+    parts_only_reads = tuple(
+        _read_shape(shape, content_fields, f"{where}: key 'parts-only-reads'")
+        for shape in _names(data, "parts-only-reads", where)
+    )
+    content_reads = tuple(
+        _read_shape(shape, content_fields, f"{where}: key 'content-reads'")
+        for shape in _names(data, "content-reads", where)
+    )
     return Preset(
         name=_text(data, "name", where),
         description=_text(data, "description", where) if "description" in data else "",
@@ -445,24 +470,28 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         json_parts=_flag(data, "json-parts", where),
         dict_messages=_flag(data, "dict-messages", where, default=True),
         text_only_reads=text_only_reads,
+        parts_only_reads=parts_only_reads,
+        content_reads=content_reads,
     )
 
 
-_READ_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[\])*)")
+_READ_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\(\))?((?:\[\])*)")
 
 
 def _read_shape(shape: str, content_fields: Sequence[str], where: str) -> tuple[str, ...]:
-    """``choices[].message.content`` -> ``("choices", "[]", "message", "content")``."""
+    """``choices[].message.content`` -> ``("choices", "[]", "message", "content")``; a call
+    of a method keeps its parentheses: ``call_tool().content`` -> ``("call_tool()",
+    "content")``."""
     segments: list[str] = []
     for piece in shape.split("."):
         matched = _READ_SEGMENT.fullmatch(piece)
         if matched is None:
             raise CatalogError(
-                f"{where}: {shape!r} must be names and `[]` joined by dots "
-                "(e.g. 'choices[].message.content')"
+                f"{where}: {shape!r} must be names, calls `()` and `[]` joined by dots "
+                "(e.g. 'choices[].message.content', 'call_tool().content')"
             )
-        segments.append(matched.group(1))
-        segments.extend(["[]"] * (len(matched.group(2)) // 2))
+        segments.append(matched.group(1) + (matched.group(2) or ""))
+        segments.extend(["[]"] * (len(matched.group(3)) // 2))
     if len(segments) < 2 or segments[-1] not in content_fields:
         raise CatalogError(
             f"{where}: {shape!r} must end in a content field ({', '.join(content_fields)}) "

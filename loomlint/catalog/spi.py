@@ -107,6 +107,9 @@ class SpiOwner:
     fix: SpiFix
     # Modules whose import marks a file as using this SPI (``Preset.modules``).
     modules: tuple[str, ...] = ()
+    # Whether it declares content of its own (``Preset.owns_content``): one that does not
+    # (``mcp``) only says what other reads hold, and advises no fix.
+    owns_content: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +164,12 @@ class SpiModel:
             for owner in owners
         )
 
-    # Shapes of reads whose content an SDK declares text only (``Preset.text_only_reads``).
+    # Shapes of reads whose content an SDK declares text only (``Preset.text_only_reads``),
+    # or a list of parts only (``Preset.parts_only_reads``).
     text_only_reads: tuple[tuple[str, ...], ...] = ()
+    parts_only_reads: tuple[tuple[str, ...], ...] = ()
+    # And of reads it declares the union itself (``Preset.content_reads``).
+    content_reads: tuple[tuple[str, ...], ...] = ()
 
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
@@ -197,7 +204,8 @@ class SpiModel:
         candidates = [
             candidate
             for candidate in self.owners
-            if uses_accessor_spi or candidate.fix.accessor != self.fix_accessor
+            if candidate.owns_content
+            and (uses_accessor_spi or candidate.fix.accessor != self.fix_accessor)
         ]
         if imports is not None:
             imported = tuple(imports)
@@ -275,6 +283,8 @@ def build_spi_model(
     and the receiver's declared properties).
     """
     accessor_fixer = next((p for p in presets if p.fix_accessor), None)
+    # A preset that only says what other reads hold has no say in how content serialises.
+    owning = [p for p in presets if p.owns_content]
     attribute_fixer = next((p for p in presets if p.fix_attribute), None)
     fix_attribute = attribute_fixer.fix_attribute if attribute_fixer is not None else None
     return SpiModel(
@@ -302,8 +312,8 @@ def build_spi_model(
         ),
         fix_accessor=accessor_fixer.fix_accessor if accessor_fixer is not None else None,
         fix_attribute=fix_attribute,
-        json_parts=bool(presets) and all(p.json_parts for p in presets),
-        dict_messages=not presets or any(p.dict_messages for p in presets),
+        json_parts=bool(owning) and all(p.json_parts for p in owning),
+        dict_messages=not owning or any(p.dict_messages for p in owning),
         fix_accessor_modules=accessor_fixer.modules if accessor_fixer is not None else (),
         fix_attribute_first=attribute_fixer is not None
         and (
@@ -325,11 +335,16 @@ def build_spi_model(
                 ),
                 SpiFix(p.fix_accessor, p.fix_attribute),
                 p.modules,
+                p.owns_content,
             )
             for p in presets
         ),
         preserving=QualifiedNames.of(extra_preserving),
         text_only_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.text_only_reads)),
+        parts_only_reads=tuple(
+            dict.fromkeys(shape for p in presets for shape in p.parts_only_reads)
+        ),
+        content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
     )
 
 

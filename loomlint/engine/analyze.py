@@ -257,6 +257,11 @@ def finish_analysis(
         path=path,
         is_enabled=lambda code: settings.is_code_enabled(code, path),
     )
+    # The guesses no suppression covers count for the run's note; they are reported only on
+    # request.
+    result.guesses = sum(d.guess for d in result.diagnostics)
+    if not settings.report_guesses:
+        result.diagnostics = [d for d in result.diagnostics if not d.guess]
     result.diagnostics.sort(key=lambda d: d.sort_key)
     return result
 
@@ -342,6 +347,10 @@ class _LazyPositions:
         return self._ranges(line)
 
 
+# What a guess reported on request says of itself.
+GUESS_NOTE = " (a guess: mypy could not read this message's type, and no preset knows this read)"
+
+
 def _check(
     path: str,
     module: cst.Module,
@@ -391,19 +400,32 @@ def _check(
         rule = next((r for r in ALL_RULES if r.applies(finding)), None)
         if rule is None:
             continue
-        diagnostics.append(
-            _diagnostic(
-                path,
-                node,
-                positions,
-                rule.code,
-                catalog,
-                rule.message(finding),
-                finding,
-                module,
-            )
+        guess = _is_guess(node, value, view)
+        message = rule.message(finding) + (GUESS_NOTE if guess else "")
+        diagnostic = _diagnostic(
+            path, node, positions, rule.code, catalog, message, finding, module
         )
+        diagnostics.append(replace(diagnostic, guess=True) if guess else diagnostic)
     return diagnostics
+
+
+def _is_guess(node: cst.BaseExpression, value: Value, view: TypeView) -> bool:
+    """Whether a finding of a typed run rests on no type and no preset data: judged by syntax
+    because mypy could not find the module of the message's type (``TypeView.missing_module``),
+    from reads of such messages only, none of which the presets' data knows (``Origin.grounded``:
+    ``r: CallToolResult``, ``call_tool().content``). Without types nothing is a guess: the
+    whole run is judged by syntax, and says so."""
+    if not view.available or view.covered(node):
+        return False
+    unresolved = False
+    for origin in value.origins:
+        if origin.grounded or origin.how == "typed":
+            return False
+        where = origin.node if origin.how != "capture" else node
+        if not isinstance(where, cst.BaseExpression) or not view.missing_module(where):
+            return False  # judged by syntax for another reason (an Any receiver, say)
+        unresolved = True
+    return unresolved
 
 
 class _Judging:

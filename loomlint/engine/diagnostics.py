@@ -58,6 +58,9 @@ class Diagnostic:
     # language server's related information. Not part of a finding's identity, and not kept
     # in the result cache or in reports: the message says it in words.
     origins: tuple[Span, ...] = field(default=(), compare=False)
+    # A finding that rests on no type and no preset data (``engine.analyze._is_guess``): kept
+    # only where the settings ask for guesses. Not kept in the result cache either.
+    guess: bool = field(default=False, compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:
@@ -75,6 +78,10 @@ class FileResult:
     # Modules mypy could not find that define the receiver of a content read in the file:
     # the file was judged without types (as ``--no-types`` would), and the run says so.
     unresolved_imports: tuple[str, ...] = ()
+    # Findings on reads of such messages that the presets' data does not know either: guesses,
+    # left out of ``diagnostics`` unless the settings ask for them (``report_guesses``), and
+    # counted in the run's note.
+    guesses: int = 0
     # Seconds the analysis spent in each phase (LibCST parse, flow, ...), for LOOMLINT_TIMINGS:
     # not part of the result, never cached.
     phase_seconds: dict[str, float] = field(default_factory=dict[str, float], compare=False)

@@ -44,6 +44,8 @@ PART_COLLECTION_TYPES = frozenset(
 # What a string or a list supports: any other attribute of a content value is no content's.
 BRANCH_ATTRIBUTES = frozenset(dir(str)) | frozenset(dir(list))
 _CAST = frozenset({"typing.cast", "typing_extensions.cast"})
+_MAPPINGS = frozenset({"builtins.dict", "collections.OrderedDict", "collections.defaultdict"})
+_PROPERTIES = frozenset({"property", "functools.cached_property", "cached_property"})
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 # Local classes deriving from local classes: how far their bases are followed.
 _MAX_BASE_DEPTH = 8
@@ -149,9 +151,22 @@ class Evidence:
         if self._index.names.local_class(func) is not None:
             return [func]
         qualified = self._index.names.qualified(func)
-        if qualified is not None and self._unrelated.is_unrelated_module(qualified):
+        if qualified is not None and (
+            self._unrelated.is_unrelated_module(qualified) or self._is_known_class(qualified)
+        ):
             return [func]
         return []
+
+    def _is_known_class(self, qualified: str) -> bool:
+        """A class of an SPI, or of the project's other modules (``AssistantMessage(...)``
+        imported from the package under check)."""
+        spi = self._spi
+        return (
+            qualified in spi.message_types
+            or qualified in spi.text_only_types
+            or qualified in spi.parts_only_types
+            or self._imported_class(qualified) is not None
+        )
 
     def lookup_classes(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
         """The class a lookup method is asked for (``query_one(sel, Cls)``, ``query(Cls)``):
@@ -169,6 +184,52 @@ class Evidence:
             return [positional[-1]]
         return []
 
+    def falls_back_to_other(self, read: cst.BaseExpression) -> bool:
+        """``a.content or b""``, ``r.content or {}``: the code falls back to bytes or a
+        mapping where the field is empty, so it knows the field to hold one."""
+        parent = self._index.parent(read)
+        if (
+            not isinstance(parent, cst.BooleanOperation)
+            or not isinstance(parent.operator, cst.Or)
+            or parent.left is not read
+        ):
+            return False
+        fallback = parent.right
+        if isinstance(fallback, cst.SimpleString):
+            return "b" in fallback.prefix.lower()
+        return isinstance(fallback, (cst.Dict, cst.DictComp)) or (
+            isinstance(fallback, cst.Call)
+            and self._index.names.qualified(fallback.func) in _MAPPINGS
+        )
+
+    def self_fields(
+        self, function: cst.FunctionDef
+    ) -> tuple[str, list[tuple[str, cst.BaseExpression]]] | None:
+        """In a method, the name of ``self`` and the fields its class annotates, at class
+        level (``notes: list[Note]``) or in a method (``self._contents: list[Memory] = []``):
+        what is known below ``self.notes``."""
+        cls = self._enclosing_class(function)
+        positional = [*function.params.posonly_params, *function.params.params]
+        if cls is None or not positional or positional[0].annotation is not None:
+            return None
+        if any(
+            dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in function.decorators
+        ):
+            return None
+        fields = self._fields(cls)
+        for statement in suite_body(cls.body):
+            if isinstance(statement, cst.FunctionDef):
+                fields.extend(_self_annotations(statement, self._spi.content_fields))
+        return (positional[0].name.value, fields) if fields else None
+
+    def _enclosing_class(self, function: cst.FunctionDef) -> cst.ClassDef | None:
+        parent = self._index.parent(function)
+        while parent is not None and not isinstance(
+            parent, (cst.ClassDef, cst.FunctionDef, cst.Module)
+        ):
+            parent = self._index.parent(parent)
+        return parent if isinstance(parent, cst.ClassDef) else None
+
     def used_as_neither_branch(self, read: cst.BaseExpression) -> bool:
         """``x.content.decode()``, ``x.content.plain``: an attribute that neither a string nor
         a list has, so the code's author knows ``x.content`` to be something else."""
@@ -181,9 +242,10 @@ class Evidence:
 
     def class_kind(self, cls: cst.BaseExpression, depth: int = 0) -> ContentKind | None:
         """What a class says its instances' content field holds: TEXT or PARTS for the SPI's
-        text-only or parts-only types, OTHER for a class that is no message (an unrelated
-        module's or builtin, or a class of the project whose content field is declared
-        otherwise, or that derives from such a class); None when syntax cannot tell."""
+        text-only or parts-only types, CONTENT for its message types, OTHER for a class that is
+        no message (an unrelated module's or builtin, or a class of the project whose content
+        field is declared otherwise, or that derives from such a class); None when syntax
+        cannot tell."""
         qualified = self._index.names.qualified(cls)
         if qualified is not None:
             if qualified in self._spi.text_only_types:
@@ -194,7 +256,9 @@ class Evidence:
                 return None
             if qualified.startswith("builtins.") or self._name_is_foreign(qualified, qualified):
                 return ContentKind.OTHER
-            if qualified in self._spi.message_types or depth >= _MAX_BASE_DEPTH:
+            if qualified in self._spi.message_types:
+                return ContentKind.CONTENT
+            if depth >= _MAX_BASE_DEPTH:
                 return None
             imported = self._imported_class(qualified)
             return imported[0]._own_class_kind(imported[1], depth + 1) if imported else None
@@ -214,7 +278,8 @@ class Evidence:
     def kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
         """What instances of every one of ``classes`` hold in their content field: TEXT when
         each is a text-only type of the SPI or no message, PARTS when each is a parts-only
-        type, OTHER when none is a message; None otherwise (unknown, or a mix)."""
+        type, CONTENT when each is a message type, OTHER when none is a message; None
+        otherwise (unknown, or a mix)."""
         kinds = {self.class_kind(c) for c in classes}
         if not kinds or None in kinds:
             return None
@@ -343,12 +408,14 @@ def looks_like_content_annotation(
     annotation: cst.BaseExpression, index: ModuleIndex, spi: SpiModel
 ) -> bool:
     """Whether an annotation spells a content union without types: it names a content alias,
-    or ``str`` together with a list or sequence (``"str | list[LlmContentPart]"``)."""
+    or has ``str`` and a list or sequence among its union's members
+    (``"str | list[LlmContentPart]"``; not ``list[str]``, a list of strings)."""
     names = set(annotation_names(annotation))
     qualified = {index.names.qualified(parse_name(n)) for n in names}
     if any(q is not None and q in spi.content_types for q in qualified):
         return True
-    return "builtins.str" in qualified and bool(qualified & PART_COLLECTION_TYPES)
+    members = {index.names.qualified(parse_name(n)) for n in union_members(annotation)}
+    return "builtins.str" in members and bool(members & PART_COLLECTION_TYPES)
 
 
 _UNION_FORMS = frozenset({"Optional", "Union", "typing.Optional", "typing.Union"})
@@ -430,8 +497,8 @@ def parse_name(dotted: str) -> cst.BaseExpression:
 def class_field_annotation(cls: cst.ClassDef, fields: frozenset[str]) -> cst.BaseExpression | None:
     """The declared type of a content field in a class of this module.
 
-    A class-level annotation (``content: str``), or else the annotation of the parameter
-    that a method stores into ``self.content``.
+    A class-level annotation (``content: str``), the return annotation of a property of that
+    name, or else the annotation of the parameter that a method stores into ``self.content``.
     """
     for statement in suite_body(cls.body):
         for small in _small_statements(statement):
@@ -441,6 +508,13 @@ def class_field_annotation(cls: cst.ClassDef, fields: frozenset[str]) -> cst.Bas
                 and small.target.value in fields
             ):
                 return small.annotation.annotation
+        if (
+            isinstance(statement, cst.FunctionDef)
+            and statement.name.value in fields
+            and statement.returns is not None
+            and any(dotted_name(d.decorator) in _PROPERTIES for d in statement.decorators)
+        ):
+            return statement.returns.annotation
     for statement in suite_body(cls.body):
         if isinstance(statement, cst.FunctionDef):
             found = _stored_field_annotation(statement, fields)
@@ -464,6 +538,26 @@ def _stored_field_annotation(
                 if param is not None and param.annotation is not None:
                     return param.annotation.annotation
     return None
+
+
+def _self_annotations(
+    method: cst.FunctionDef, content_fields: frozenset[str]
+) -> list[tuple[str, cst.BaseExpression]]:
+    """``self.notes: list[Note] = ...`` in a method's own statements: (``notes``, annotation),
+    but for the content fields."""
+    found: list[tuple[str, cst.BaseExpression]] = []
+    for statement in suite_body(method.body):
+        for small in _small_statements(statement):
+            target = small.target if isinstance(small, cst.AnnAssign) else None
+            if (
+                isinstance(small, cst.AnnAssign)
+                and isinstance(target, cst.Attribute)
+                and isinstance(target.value, cst.Name)
+                and target.value.value == "self"
+                and target.attr.value not in content_fields
+            ):
+                found.append((target.attr.value, small.annotation.annotation))
+    return found
 
 
 def _is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:

@@ -94,12 +94,30 @@ def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) 
     seen: set[int] = set()
     for expression in get_subexpressions(tree):
         typ = types.get(expression)
-        if typ is None or id(typ) in seen:
+        if typ is None:
             continue
-        seen.add(id(typ))
+        key = _classification_key(typ)
+        if key in seen:
+            continue
+        seen.add(key)
         if content_types.classify(typ, spi) is ContentKind.CONTENT:
             return True
     return False
+
+
+def _classification_key(typ: Type) -> int:
+    """What a type's classification (``content_types.classify``, ``classify_shape``) depends
+    on, as a key: an instance of a class without type arguments is classified by its class
+    alone; anything else by the type object itself.
+
+    mypy gives most expressions a type object of their own (every call's result, every
+    attribute read), many of them instances of a few classes, which are then classified once.
+    Ids are of objects the build keeps alive (its classes, the type map's types), so none is
+    reused while a file's facts are taken."""
+    proper = get_proper_type(typ)
+    if isinstance(proper, Instance) and not proper.args:
+        return id(proper.type)
+    return id(typ)
 
 
 @dataclass(slots=True)
@@ -271,11 +289,10 @@ class FactCollector:
             if typ is None:
                 kind = ContentKind.OTHER
             else:
-                # mypy gives many expressions one type object (every use of a variable):
-                # classified once each. The type map holds them, so no id is reused meanwhile.
-                kind = self._kind_of_type.get(id(typ))
+                key = _classification_key(typ)
+                kind = self._kind_of_type.get(key)
                 if kind is None:
-                    kind = self._kind_of_type[id(typ)] = content_types.classify(typ, self._spi)
+                    kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
             self._kinds[node_id] = kind
         return kind
 
@@ -284,9 +301,10 @@ class FactCollector:
         shape = self._shapes.get(node_id)
         if shape is None:
             typ = self._types.get(node)
-            shape = self._shape_of_type.get(id(typ))
+            key = id(None) if typ is None else _classification_key(typ)
+            shape = self._shape_of_type.get(key)
             if shape is None:
-                shape = self._shape_of_type[id(typ)] = content_types.classify_shape(typ)
+                shape = self._shape_of_type[key] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
 

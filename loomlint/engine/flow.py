@@ -62,6 +62,11 @@ class Origin:
     # For a read: whether syntax says the receiver is a chat message (``message_evidence``).
     # Where mypy types the receiver ``Any``, the read counts only with this evidence.
     message_evidence: bool = False
+    # Whether the presets' data says what the read holds: the receiver's class is one of an
+    # SPI's (``m: AIMessage``, ``isinstance(r, CallToolResult)``) or the read has one of their
+    # shapes (``call_tool().content``). Where mypy cannot find the receiver's module, a read
+    # without it is a guess (``engine.analyze``).
+    grounded: bool = False
 
     @property
     def destructured(self) -> bool:
@@ -138,6 +143,9 @@ class Env:
     # Names bound to a chat message by where they came from (``for m in state["messages"]``,
     # ``last = messages[-1]``): evidence that their ``content`` is a message's.
     messages: frozenset[str] = frozenset()
+    # Content read paths whose content the presets' data (or a declared class) states, what
+    # ever narrowed them since (``Origin.grounded``).
+    known: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
         return Env(
@@ -147,6 +155,7 @@ class Env:
             self.empty,
             self.foreign,
             self.messages,
+            self.known,
         )
 
     def bind(
@@ -171,6 +180,13 @@ class Env:
     def basis_of(self, path: str) -> Basis:
         return self.bases.get(path, Basis.TESTED)
 
+    def know(self, path: str, kind: ContentKind, basis: Basis = Basis.EVIDENCE) -> None:
+        """What a class or an SDK's read shape says ``path`` holds: the union (CONTENT, no
+        narrowing), text, parts, or no content at all (OTHER)."""
+        if kind is not ContentKind.CONTENT:
+            self.narrow_path(path, kind, basis)
+        self.known = self.known | {path}
+
     def forget_paths_of(self, root: str) -> None:
         """``root`` is bound anew: what was known below it, or below an item it indexed
         (``messages[idx].content`` when ``idx`` is), no longer holds."""
@@ -186,6 +202,14 @@ class Env:
             self.bases.pop(path, None)
         if stale:
             self.empty = self.empty - set(stale)
+        if self.known:
+            self.known = frozenset(
+                p
+                for p in self.known
+                if not (
+                    p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
+                )
+            )
 
 
 def join_envs(a: Env | None, b: Env | None) -> Env | None:
@@ -208,7 +232,15 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         if _text_is_empty(a.paths.get(p, ContentKind.CONTENT), p in a.empty)
         and _text_is_empty(b.paths.get(p, ContentKind.CONTENT), p in b.empty)
     )
-    return Env(names, paths, bases, empty, a.foreign & b.foreign, a.messages & b.messages)
+    return Env(
+        names,
+        paths,
+        bases,
+        empty,
+        a.foreign & b.foreign,
+        a.messages & b.messages,
+        a.known & b.known,
+    )
 
 
 def join_all(envs: Iterable[Env | None]) -> Env | None:
@@ -229,6 +261,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.empty == b.empty
         and a.foreign == b.foreign
         and a.messages == b.messages
+        and a.known == b.known
     )
 
 
@@ -242,6 +275,8 @@ class _Narrowing:
     kind: ContentKind | None
     # The test was false: on its string branch the value is the empty string.
     falsy: bool = False
+    # Said by a class (``isinstance(r, CallToolResult)``), not by a test of the value itself.
+    known: bool = False
 
 
 # What syntax's evidence says below one argument at one call site, by path suffix
@@ -293,7 +328,7 @@ class _CallSites:
         for param in all_params(function.params):
             name = param.name.value
             for suffix, kind in self.known.get(name, {}).items():
-                env.narrow_path(name + suffix, kind, Basis.EVIDENCE)
+                env.know(name + suffix, kind)
 
 
 @dataclass(slots=True)
@@ -518,6 +553,12 @@ class FlowAnalysis:
         name = self._evidence.self_is_foreign(function)
         if name is not None:
             env.bind(name, None, foreign=True)
+        # ``self._contents: list[MemoryContent]``: what the class's own fields hold.
+        found = self._evidence.self_fields(function)
+        if found is not None:
+            owner, fields = found
+            for attribute, annotation in fields:
+                self._narrow_fields_of(env, f"{owner}.{attribute}", annotation)
 
     def _enclosing_summary(self, node: cst.CSTNode) -> dict[str, Value]:
         parent = self._index.parent(node)
@@ -961,8 +1002,13 @@ class FlowAnalysis:
             if isinstance(pattern, cst.MatchAs) and pattern.pattern
             else self._pattern_kind(pattern)
         )
+        if declared is not None:
+            origin = replace(origin, grounded=True)
+            captured = Value(ContentKind.CONTENT, frozenset({origin}))
+            if path is not None:
+                env.know(path, declared, Basis.TESTED)
         kind = kind if kind is not None else declared
-        if kind is not None:
+        if kind is not None and kind is not ContentKind.CONTENT:
             captured = Value(kind, captured.origins)
             if path is not None:
                 env.narrow_path(path, kind)
@@ -1106,25 +1152,45 @@ class FlowAnalysis:
             return None
         if not self._spi.dict_messages and _is_item_read(node):
             return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
+        if self._evidence.falls_back_to_other(node):
+            return None  # ``a.content or b""``: the code expects bytes there
         kind, basis = (
             _path_kind(env, path) if path is not None else (ContentKind.CONTENT, Basis.TESTED)
         )
+        grounded = path is not None and _path_known(env, path)
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
             classes_kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver))
             if classes_kind is not None:
-                kind, basis = classes_kind, Basis.EVIDENCE
-        if kind is ContentKind.CONTENT and any(
-            _matches_shape(node, shape) for shape in self._spi.text_only_reads
-        ):
-            # response.choices[0].message.content: a response's text
-            kind, basis = ContentKind.TEXT, Basis.EVIDENCE
+                kind, basis, grounded = classes_kind, Basis.EVIDENCE, True
+        shaped = self._shape_kind(node)
+        if shaped is not None:
+            grounded = True
+            if kind is ContentKind.CONTENT:
+                # response.choices[0].message.content: a response's text; a Bedrock
+                # response's output.message.content: its blocks; an agent's
+                # invoke()["messages"]: messages.
+                kind, basis = shaped, Basis.EVIDENCE
         if kind is ContentKind.OTHER:
             return None
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
-        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence)
+        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence, grounded)
         empty_text = path is not None and path in env.empty
         return Value(kind, frozenset({origin}), basis=basis, empty_text=empty_text)
+
+    def _shape_kind(self, read: cst.BaseExpression) -> ContentKind | None:
+        """What an SDK's read shape that ``read`` ends in says it holds."""
+        for kind, shapes in self._read_shapes():
+            if any(_matches_shape(read, shape) for shape in shapes):
+                return kind
+        return None
+
+    def _read_shapes(self) -> tuple[tuple[ContentKind, tuple[tuple[str, ...], ...]], ...]:
+        return (
+            (ContentKind.TEXT, self._spi.text_only_reads),
+            (ContentKind.PARTS, self._spi.parts_only_reads),
+            (ContentKind.CONTENT, self._spi.content_reads),
+        )
 
     def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
         """Whether syntax says ``node`` is one chat message: an item of a collection named
@@ -1225,7 +1291,9 @@ class FlowAnalysis:
 
     def _apply(self, fact: _Narrowing, env: Env) -> None:
         if fact.is_path:
-            if fact.kind is not None:
+            if fact.kind is not None and fact.known:
+                env.know(fact.key, fact.kind, Basis.TESTED)
+            elif fact.kind is not None:
                 env.narrow_path(fact.key, fact.kind)
             if fact.falsy:
                 env.empty = env.empty | {fact.key}
@@ -1327,7 +1395,7 @@ class FlowAnalysis:
         if receiver is None or kind is None:
             return []
         return [
-            _Narrowing(f"{receiver}.{field}", True, kind)
+            _Narrowing(f"{receiver}.{field}", True, kind, known=True)
             for field in sorted(self._spi.content_fields)
         ]
 
@@ -1336,12 +1404,12 @@ class FlowAnalysis:
         kind = self._evidence.annotation_kind(annotation)
         if kind is not None:
             for field in self._spi.content_fields:
-                env.narrow_path(f"{name}.{field}", kind, Basis.EVIDENCE)
+                env.know(f"{name}.{field}", kind)
         # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
         # of the project (``state: State``), what its fields' classes say.
         for suffix, member_kind in self._evidence.member_kinds(annotation):
             for field in self._spi.content_fields:
-                env.narrow_path(f"{name}{suffix}.{field}", member_kind, Basis.EVIDENCE)
+                env.know(f"{name}{suffix}.{field}", member_kind)
 
     def _bind_elements(
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
@@ -1372,33 +1440,48 @@ class FlowAnalysis:
         for content_field in self._spi.content_fields:
             items = f"{source}[*].{content_field}"
             kind = env.paths.get(items)
-            if kind is not None:
+            if items in env.known:
+                env.know(
+                    f"{target.value}.{content_field}",
+                    kind or ContentKind.CONTENT,
+                    env.basis_of(items),
+                )
+            elif kind is not None:
                 env.narrow_path(f"{target.value}.{content_field}", kind, env.basis_of(items))
 
     def _bind_read_shapes(
         self, env: Env, name: str, node: cst.BaseExpression, *, element: bool
     ) -> None:
         """``message = response.choices[0].message`` (or ``for choice in response.choices``):
-        the rest of a text-only read shape below ``name`` is text (``message.content``)."""
-        for path in self._read_shape_paths(name, node, element=element):
-            env.narrow_path(path, ContentKind.TEXT, Basis.EVIDENCE)
+        the rest of a read shape below ``name`` holds what the shape says (``message.content``
+        is text)."""
+        for kind, shapes in self._read_shapes():
+            for path in self._read_shape_paths(name, node, shapes, element=element):
+                env.know(path, kind)
 
-    def _read_shape_paths(self, name: str, node: cst.BaseExpression, *, element: bool) -> set[str]:
-        """The text-only read paths below ``name`` bound to ``node``: of a read shape's start
-        (``response.choices``), or of every operand of ``a or b`` (``chunk.get("choices", [])
-        or chunk.get("chunk", {}).get("choices", [])``)."""
+    def _read_shape_paths(
+        self,
+        name: str,
+        node: cst.BaseExpression,
+        shapes: Sequence[tuple[str, ...]],
+        *,
+        element: bool,
+    ) -> set[str]:
+        """The read paths of ``shapes`` below ``name`` bound to ``node``: of a read shape's
+        start (``response.choices``), or of every operand of ``a or b``
+        (``chunk.get("choices", []) or chunk.get("chunk", {}).get("choices", [])``)."""
         if isinstance(node, cst.BooleanOperation):
-            left = self._read_shape_paths(name, node.left, element=element)
-            return left & self._read_shape_paths(name, node.right, element=element)
+            left = self._read_shape_paths(name, node.left, shapes, element=element)
+            return left & self._read_shape_paths(name, node.right, shapes, element=element)
         found: set[str] = set()
-        for shape in self._spi.text_only_reads:
+        for shape in shapes:
             for split in range(len(shape) - 1, 0, -1):
                 rest = shape[split:]
                 if element:
                     if rest[0] != "[]":
                         continue
                     rest = rest[1:]
-                if rest and _matches_shape(node, shape[:split]):
+                if rest and not _has_call(rest) and _matches_shape(node, shape[:split]):
                     found.update(_shape_paths(name, rest))
                     break
         return found
@@ -1417,13 +1500,16 @@ class FlowAnalysis:
             for path, kind in list(env.paths.items()):
                 if path.startswith((known + ".", known + "[")):
                     env.narrow_path(name + path[len(known) :], kind, env.basis_of(path))
+            for path in env.known:
+                if path.startswith((known + ".", known + "[")):
+                    env.known = env.known | {name + path[len(known) :]}
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
         kind = self._evidence.kind_of_classes(classes) if classes else None
         if kind is not None:
             for field in self._spi.content_fields:
-                env.narrow_path(f"{name}.{field}", kind, Basis.EVIDENCE)
+                env.know(f"{name}.{field}", kind)
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
@@ -1526,6 +1612,11 @@ def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind |
     return None
 
 
+def _path_known(env: Env, path: str) -> bool:
+    """Whether a class or an SDK's read shape says what a content read's path holds."""
+    return path in env.known or ("[" in path and _INTEGER_INDEX.sub("[*]", path) in env.known)
+
+
 def _path_kind(env: Env, path: str) -> tuple[ContentKind, Basis]:
     """What is known of a content read's path, and how: narrowed itself, or
     (``notes[0].content``) as an item of a sequence whose items' class is known
@@ -1618,8 +1709,17 @@ def _names_messages(node: cst.BaseExpression) -> bool:
 
 def _matches_shape(node: cst.BaseExpression, segments: Sequence[str]) -> bool:
     """Whether ``node`` ends in ``segments`` (``choices``, ``[]``, ``message``, ``content``):
-    a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index."""
+    a name is an attribute, a string key or a ``.get()`` of it; ``[]`` any other index;
+    ``name()`` a call of a method of that name, awaited or not."""
     for segment in reversed(segments):
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if segment.endswith("()"):
+            called = _call_receiver(node, segment[:-2])
+            if called is None:
+                return False
+            node = called
+            continue
         if segment == "[]":
             if not isinstance(node, cst.Subscript):
                 return False
@@ -1653,18 +1753,34 @@ def _member_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression 
     return None
 
 
+def _has_call(segments: Sequence[str]) -> bool:
+    return any(segment.endswith("()") for segment in segments)
+
+
+def _call_receiver(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """``x`` of ``x.name(...)``, the call itself for ``name(...)`` (a shape's first segment
+    needs no receiver); None for anything else."""
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == name:
+        return func.value
+    if isinstance(func, cst.Name) and func.value == name:
+        return node
+    return None
+
+
 def _shape_paths(name: str, rest: Sequence[str]) -> list[str]:
-    """The narrowing paths (``path_key``'s spelling) of ``name`` followed by ``rest``, by
-    attributes and by keys: ``message.content`` and ``message['content']``."""
-    attributes, keys = name, name
+    """The narrowing paths (``path_key``'s spelling) of ``name`` followed by ``rest``, each
+    name an attribute or a key: ``message.content``, ``message['content']``, and for
+    ``messages[].content`` ``result['messages'][*].content`` too."""
+    paths = [name]
     for segment in rest:
         if segment == "[]":
-            attributes += "[*]"
-            keys += "[*]"
+            paths = [path + "[*]" for path in paths]
         else:
-            attributes += f".{segment}"
-            keys += f"[{segment!r}]"
-    return [attributes, keys]
+            paths = [p + s for p in paths for s in (f".{segment}", f"[{segment!r}]")]
+    return paths
 
 
 def _role_receivers(index: ModuleIndex) -> set[tuple[cst.CSTNode, str]]:

@@ -37,6 +37,7 @@ _TYPE_ALIAS = re.compile(
 _MAX_BYTES = 2 << 20
 # How many re-exports (``from ._x import Name as Name``) are followed to a class.
 _MAX_REEXPORTS = 4
+_PROPERTIES = frozenset({"property", "functools.cached_property", "cached_property"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +173,9 @@ def _stub_lines(body: list[ast.stmt]) -> list[str]:
 
 
 def _class_stub(cls: ast.ClassDef) -> list[str]:
-    """``class Note(Base):`` with the fields annotated in its body, or stored in a method from
-    an annotated parameter (``self.content = content``), as class-level annotations."""
+    """``class Note(Base):`` with the fields annotated in its body, stored in a method from
+    an annotated parameter (``self.content = content``) or read through a property with a
+    return annotation, as class-level annotations."""
     bases = [ast.unparse(b) for b in cls.bases]
     bases += [f"{k.arg}={ast.unparse(k.value)}" for k in cls.keywords if k.arg is not None]
     fields: dict[str, str] = {}
@@ -184,6 +186,11 @@ def _class_stub(cls: ast.ClassDef) -> list[str]:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for name, annotation in _stored_fields(statement):
                 fields.setdefault(name, annotation)
+            if statement.returns is not None and any(
+                ast.unparse(d) in _PROPERTIES for d in statement.decorator_list
+            ):
+                # ``@property def content(self) -> list[Memory]``: read like a field.
+                fields.setdefault(statement.name, ast.unparse(statement.returns))
     header = f"class {cls.name}({', '.join(bases)}):" if bases else f"class {cls.name}:"
     body = [f"    {name}: {annotation}" for name, annotation in fields.items()]
     return [header, *(body or ["    pass"])]

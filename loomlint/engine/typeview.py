@@ -54,6 +54,12 @@ class TypeView:
             return False
         return key in self._types.any_reads or self._types.is_unchecked(key[0])
 
+    def missing_module(self, node: cst.BaseExpression) -> bool:
+        """Whether mypy types ``node`` ``Any`` for want of a module it could not find (the
+        message's SDK is not installed where loomlint runs)."""
+        key = self._index.keys.get(node)
+        return self._types is not None and key is not None and key in self._types.untyped
+
     def expr(self, node: cst.BaseExpression) -> ExprFact | None:
         """The fact for a covered node (None: the oracle knows it, and it is not interesting)."""
         key = self._index.keys.get(node)

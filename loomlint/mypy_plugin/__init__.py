@@ -6,7 +6,9 @@ under the rules' mypy codes (``loom-content-coercion``, ``loom-content-use``,
 ``loom-content-cast``, ...), with the same messages, advice and suppressions. It judges nothing
 itself: this module is the plugin class mypy calls, and the package holds its wiring:
 
-- ``config``: ``[tool.loomlint]`` read once, and its fingerprint for mypy's cache;
+- ``config``: ``[tool.loomlint]`` read once, and its fingerprint;
+- ``settings_log``: the settings each module in mypy's cache was judged under, so that a
+  change of them re-checks the modules the plugin judges, and only those;
 - ``support``: the refusal of an unsupported mypy or a bad configuration, as a mypy error;
 - ``codes``: the plugin's mypy error codes, named by the rule catalog;
 - ``checked``: the tree, types, options and text of a module mypy has just checked;
@@ -42,9 +44,10 @@ from mypy.types import FunctionLike, Type
 from loomlint.engine.diagnostics import FileResult
 from loomlint.engine.prescreen import may_hold_content
 from loomlint.mypy_plugin import analysis, codes
-from loomlint.mypy_plugin.checked import CheckedModule, CheckedModules
+from loomlint.mypy_plugin.checked import CheckedModule, CheckedModules, check_order
 from loomlint.mypy_plugin.config import PluginConfig, PluginConfigError, load_plugin_config
 from loomlint.mypy_plugin.results import ResultRecorder
+from loomlint.mypy_plugin.settings_log import SettingsLog
 from loomlint.mypy_plugin.support import (
     UnsupportedMypyError,
     check_supported,
@@ -92,9 +95,13 @@ class LoomlintPlugin(Plugin):
             self._problem = str(problem)
             return
         self._analyst = analysis.ModuleAnalyst(self._config.settings)
+        self._settings_log = SettingsLog(self._config.settings, self._config.fingerprint)
         self._recorder = ResultRecorder(self._analyst.worker)
         # Inside loomlint check's own build, the run takes the results (``plugin_results``).
         self._loomlint_build = plugin_results.current()
+        # Whether the worker records results (``_record``): not under the daemon, which writes
+        # no cache, nor inside loomlint check's build, which takes them itself.
+        self._records = self._judgements is None and self._loomlint_build is None
         self._fingerprint = self._config.settings.settings_fingerprint()
 
     def _refuse_if_misconfigured(self) -> None:
@@ -105,7 +112,7 @@ class LoomlintPlugin(Plugin):
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         self._refuse_if_misconfigured()
-        return {"loomlint": self._config.fingerprint}
+        return self._settings_log.config_data(ctx, self._checked.manager)
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         self._refuse_if_misconfigured()
@@ -117,12 +124,14 @@ class LoomlintPlugin(Plugin):
         mark_type_ignores_used(errors, file.path, codes.MYPY_CODES)
         source = self._checked.parsed_bytes(file.path)
         if source is not None:
-            self._analyst.offer(file.path, source)
+            self._analyst.offer(file.path, source, recording=self._records)
         return []
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
-        self._checked.set_modules()
+        found = self._checked.set_modules()
+        if found and self._problem is None and self._analyst.worker.running:
+            self._analyst.order(check_order(self._checked.states))
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         # Called once per module after mypy has checked it, before its errors are flushed.

@@ -13,6 +13,7 @@ module's error context, so mypy prints it, honours ``# type: ignore[code]`` and
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from collections.abc import Generator
 from contextlib import contextmanager
@@ -32,7 +33,6 @@ from loomlint.mypy_plugin.suppressions import mark_type_ignores_used
 from loomlint.mypy_plugin.worker import AnalysisWorker
 from loomlint.project.config import Settings
 from loomlint.run.deepstack import deep_stack
-from loomlint.run.workers import Task, analyse_task
 
 
 class ModuleAnalyst:
@@ -47,11 +47,16 @@ class ModuleAnalyst:
     def worker(self) -> AnalysisWorker:
         return self._worker
 
-    def offer(self, path: str, source: bytes) -> None:
+    def offer(self, path: str, source: bytes, *, recording: bool) -> None:
         """mypy has parsed the module at ``path`` and will check it: what needs no types may
-        start now."""
+        start now. ``recording``: its result will be recorded (by the worker)."""
         if may_hold_content(source, self._settings):
-            self._worker.offer(os.path.abspath(path), source)
+            self._worker.offer(os.path.abspath(path), source, start=recording)
+
+    def order(self, paths: list[str]) -> None:
+        """The order mypy will check the offered modules in: the worker prepares them so."""
+        if paths:
+            self._worker.order(paths)
 
     def analyse(self, module: CheckedModule) -> FileResult | None:
         """The engine's result for ``module``; None when the screens that spare ``loomlint
@@ -67,6 +72,8 @@ class ModuleAnalyst:
             screened = may_report(source, settings)
         facts: FileTypes | None = None
         failure: str | None = None
+        timings = self._worker.timings
+        started = time.thread_time()
         try:
             if screened or types_content(module.tree, module.types, settings.spi):
                 facts = FactCollector(
@@ -78,15 +85,28 @@ class ModuleAnalyst:
         except Exception as exc:  # loomlint's own bug: the file goes without types, as in check
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             failure = f"internal error while reading mypy's types ({detail})"
+        timings.facts_seconds += time.thread_time() - started
+        timings.facts_files += facts is not None
         if failure is None and not screened and not has_typed_content(facts):
             self._worker.drop(path)
             return None
-        if self._worker.running:
-            judged = self._worker.judge(path, source, facts, failure)
-            if judged is not None:
-                return judged
-        task = Task(path, source, facts, failure)
-        return deep_stack(lambda: analyse_task(task, settings, False))
+        try:
+            if self._worker.running:
+                judged = self._worker.judge(path, source, facts, failure)
+                if judged is not None:
+                    return judged
+            # Imported when mypy's process analyses a file itself, not at mypy's start.
+            from loomlint.run.workers import Task, analyse_task
+
+            task = Task(path, source, facts, failure)
+            started = time.perf_counter()
+            result = deep_stack(lambda: analyse_task(task, settings, False))
+            # On a thread of its own, while mypy's waits: its wall time is mypy's.
+            timings.analysed_seconds += time.perf_counter() - started
+            timings.analysed_files += 1
+            return result
+        finally:
+            self._worker.send_timings()
 
 
 @dataclass(frozen=True, slots=True)

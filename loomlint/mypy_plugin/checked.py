@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import io
+import os
 import tokenize
 from dataclasses import dataclass
 
@@ -56,17 +57,20 @@ class CheckedModules:
         self._last_checker: object = None
         self._checkers: dict[str, TypeChecker] = {}
 
-    def set_modules(self) -> None:
-        """mypy has loaded its graph (the first build, or a daemon's update): find the states."""
+    def set_modules(self) -> bool:
+        """mypy has loaded its graph (the first build, or a daemon's update): find the states.
+        Whether they were found now (at the first build)."""
         if self._states_found:
-            return  # a daemon's update: the heap is large now, and its new states are noted
+            return False  # a daemon's update: the heap is large now, its new states are noted
         self._states_found = True
         manager = self._find_manager()
-        if manager is not None:
-            self._states = {r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)}
-            # A state serves its module's first check only: a daemon's update checks the
-            # module again through another state, or none (``checked``).
-            self._unchecked = dict(self._states)
+        if manager is None:
+            return False
+        self._states = {r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)}
+        # A state serves its module's first check only: a daemon's update checks the module
+        # again through another state, or none (``checked``).
+        self._unchecked = dict(self._states)
+        return True
 
     @property
     def manager(self) -> BuildManager | None:
@@ -146,6 +150,29 @@ class CheckedModules:
             errors,
             _checked_bytes(self._manager, checker.path, None),
         )
+
+
+def check_order(states: dict[str, State]) -> list[str]:
+    """The files of the build's graph in the order mypy will check them, as far as the graph
+    says: its import cycles in dependency order, each in mypy's order within it. (A guess that
+    only orders work ahead: mypy's daemon, or a graph mypy changes later, may check otherwise.)
+    Absolute paths, as the plugin offers them."""
+    try:
+        from mypy.build import PRI_INDIRECT, deps_filtered, order_ascc_ex, prepare_sccs_full
+        from mypy.graph_utils import strongly_connected_components, topsort
+
+        vertices = set(states)
+        edges = {id: deps_filtered(states, vertices, id, PRI_INDIRECT) for id in vertices}
+        cycles = prepare_sccs_full(strongly_connected_components(vertices, edges), edges)
+        order: list[str] = []
+        for ready in topsort(cycles):
+            # As mypy's ``sorted_components`` orders the cycles ready at once.
+            for cycle in sorted(ready, key=lambda c: -min(states[id].order for id in c.mod_ids)):
+                modules = order_ascc_ex(states, cycle)
+                order.extend(os.path.abspath(states[id].xpath) for id in modules)
+        return order
+    except Exception:  # another mypy: the files are prepared in the order offered
+        return []
 
 
 def _errors_ignored(errors: Errors, path: str, options: Options) -> bool:

@@ -3,9 +3,10 @@
 The plugin reads the same configuration as ``loomlint check`` (``loomlint.project.config``): the
 ``loomlint.toml``, ``pyproject.toml`` (``[tool.loomlint]``), or ``mypy.ini`` / ``setup.cfg``
 (``[loomlint]`` or ``[tool:loomlint]``) found walking up from mypy's configuration file, or
-from the current directory when mypy has none. mypy stores ``fingerprint`` with every cached
-module (``report_config_data``), so a change of presets, accessors, content fields or enabled
-rules re-checks every module, and an unchanged one lets a warm cache replay the findings.
+from the current directory when mypy has none. The settings log beside mypy's cache
+(``settings_log``) keeps ``fingerprint`` for each module the plugin judges, so that a change of
+presets, accessors, content fields or enabled rules re-checks those modules, and an unchanged
+one lets a warm cache replay the findings.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def fingerprint(settings: Settings) -> str:
 
     Unlike ``Settings.settings_fingerprint`` (the LibCST cache's key) it leaves mypy's own
     configuration out: mypy tracks its options itself, and hashing the whole file would
-    re-check everything whenever an unrelated section of ``pyproject.toml`` changes.
+    re-check the judged modules whenever an unrelated section of ``pyproject.toml`` changes.
     """
     payload = {
         "loomlint": __version__,
@@ -103,6 +104,7 @@ def fingerprint(settings: Settings) -> str:
         "enabled_codes": sorted(settings.enabled_codes),
         "per_file_ignores": [(p.pattern, sorted(p.codes)) for p in settings.per_file_ignores],
         "spi": dataclasses.asdict(settings.spi),
+        "report_guesses": settings.report_guesses,
     }
     text = json.dumps(payload, sort_keys=True, default=_json_default)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -28,7 +28,6 @@ from mypy.build import BuildManager, State
 from loomlint.engine.diagnostics import FileResult
 from loomlint.mypy_plugin.worker import AnalysisWorker, BuildRecord, MetastoreAt
 from loomlint.run.cache import source_digest
-from loomlint.run.oracle import closure_digests, dependency_key
 
 
 class ResultRecorder:
@@ -65,6 +64,11 @@ class ResultRecorder:
 
     def _send_keys(self, manager: BuildManager, states: dict[str, State]) -> None:
         """The keys of the waiting modules whose import cycle is done."""
+        if not self._waiting:
+            return
+        # Imported once there is a key to make: not at mypy's start, on its way.
+        from loomlint.run.oracle import closure_digests, dependency_key
+
         for module, path in list(self._waiting.items()):
             state = states.get(module)
             cycle = manager.scc_by_mod_id.get(module)

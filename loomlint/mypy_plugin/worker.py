@@ -1,36 +1,49 @@
-"""The plugin's second process: LibCST's parse and the flow, started while mypy still checks.
+"""The plugin's second process: what needs no types, done on the second core while mypy checks.
 
-Parsing a file with LibCST, following its flow and computing its positions need no types, and
-cost more than judging it does. So the plugin offers each module's bytes here as soon as mypy
-has parsed the module (``Plugin.get_additional_deps``); this process screens and prepares it
-(``engine.screen_source``, ``engine.prepare_analysis``) on the second core while mypy type-checks
-other modules. Once mypy has checked the module, the plugin sends its facts, and this process
-judges it (``engine.finish_analysis``) and answers: mypy waits only for that judgement.
+Screening a file (CPython's parse), parsing it with LibCST, following its flow and computing
+its positions need no types, and cost more than judging it does. So the plugin offers each
+module's bytes here as soon as mypy has parsed the module (``Plugin.get_additional_deps``), and
+the order mypy will check them in once its graph is loaded (``order``). This process screens
+every offered file (``engine.screen_source``) and sends each verdict back unasked, then
+prepares the files that may report (``engine.prepare_analysis``) in mypy's order, so that each
+is ready before mypy has checked it. Once mypy has checked a module, the plugin sends its facts,
+and this process judges it (``engine.finish_analysis``) and answers: the one thing mypy's
+process waits for, and only a judgement's worth (a few milliseconds) when the file was
+prepared in time.
 
-Requests the plugin waits for (a screen's verdict, a judgement) go before preparing the next
-file. Files are prepared last offered first: mypy parses a module before the modules it
-imports, and checks it after them. What is prepared is held until judged, up to
-``_HELD_BYTES`` of source (LibCST's trees take some seventy times their source's size); past it,
-preparing waits, and a file judged before it was prepared is prepared then.
+Neither process ever blocks on the other's pipe: what a full pipe cannot take is written by a
+thread of its own, so mypy's process never waits while this one is busy parsing, and this one
+never waits while mypy's is busy checking. Requests mypy waits for are answered at once on a
+thread of their own; another keeps the result cache's books, screens, then prepares. What is
+prepared is held until judged, up to
+``_HELD_BYTES`` of source (LibCST's trees take some seventy times their source's size); past
+it, preparing waits, and a file judged before it was prepared is prepared then.
 
-The protocol is pickled tuples over two pipes (``multiprocessing.connection``); the process
-ends when the plugin's end of the pipe closes, mypy's exit included.
+The process ends with mypy's: when the plugin's end of the pipe closes (mypy's exit, or its
+being killed), the thread that reads the pipe writes what is left for the result cache (a few
+milliseconds: entries are written as their keys come, and the build's file stamps were taken
+while mypy ran), records the build if mypy completed it, and exits the process at once, whatever
+the other thread was preparing.
 """
 
 from __future__ import annotations
 
 import collections
 import os
+import pickle
+import select
+import struct
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
 
 from loomlint.engine.diagnostics import FileResult
 from loomlint.engine.typefacts import FileTypes
-from loomlint.files.stamps import stat_files
+from loomlint.files.stamps import FileStamp, stat_files
 from loomlint.project.config import Settings
 from loomlint.run.cache import CACHE_DIR_NAME, ResultCache
 
@@ -41,10 +54,47 @@ if TYPE_CHECKING:
 # cost more than it saves (as for loomlint check's workers).
 START_BYTES = 256 * 1024
 # Source bytes of the files held prepared at once.
-_HELD_BYTES = 1024 * 1024
+_HELD_BYTES = 2 * 1024 * 1024
 _WORKER_MAIN = "import sys; from loomlint.mypy_plugin.worker import main; main(sys.argv[1:])"
 # How long the plugin waits for one answer before it judges in mypy's process instead.
 _ANSWER_SECONDS = 300.0
+# Pipes this large hold every offer of a mid-sized project at once (Linux lets a process
+# grow its pipes to /proc/sys/fs/pipe-max-size, 1 MiB by default): fewer handovers.
+_PIPE_BYTES = 1024 * 1024
+_F_SETPIPE_SZ = 1031
+# LOOMLINT_TIMINGS=1 in mypy's environment: the worker prints, when it ends, where the plugin's
+# time went in both processes (on mypy's stderr, after mypy's own output).
+TIMINGS = os.environ.get("LOOMLINT_TIMINGS") == "1"
+
+
+@dataclass(slots=True)
+class PluginTimings:
+    """Where mypy's process spent the plugin's time (LOOMLINT_TIMINGS): what it did itself (the
+    facts taken from mypy's types, analyses it made without the worker) and what it waited
+    for (the worker's verdicts and judgements); CPU seconds of mypy's thread, wall seconds of
+    its waits."""
+
+    facts_seconds: float = 0.0
+    facts_files: int = 0
+    analysed_seconds: float = 0.0
+    analysed_files: int = 0
+    verdict_wait_seconds: float = 0.0
+    verdicts: int = 0
+    judge_wait_seconds: float = 0.0
+    judgements: int = 0
+    sent_bytes: int = 0
+    messages: int = 0
+
+
+@dataclass(slots=True)
+class _WorkerTimings:
+    """The worker's side: CPU seconds of its working thread per step."""
+
+    screened: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    prepared: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    judged: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    prepared_when_judged: int = 0
+    bookkept: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +125,8 @@ class MetastoreAt:
         try:
             if not self.sqlite:
                 return float(os.stat(os.path.join(self.prefix, PLUGIN_SNAPSHOT_FILE)).st_mtime_ns)
+            if not os.path.isdir(self.prefix):
+                return None  # opening the store would make it
             store = SqliteMetadataStore(self.prefix, num_shards=self.shards)
             try:
                 return store.getmtime(PLUGIN_SNAPSHOT_FILE)
@@ -86,60 +138,177 @@ class MetastoreAt:
             return None
 
 
+class _Outbox:
+    """Messages to a pipe, never waiting for its reader: each is written at once while the
+    pipe has room (so that what mypy's process sends last is in the pipe before it exits,
+    which it does without warning), and what the pipe cannot take yet is written by a thread
+    of its own, in order, as the reader makes room. Framed as ``Connection.send_bytes`` frames
+    them, so that the reader's ``Connection.recv`` reads them."""
+
+    def __init__(self, fd: int, name: str) -> None:
+        self._fd = fd
+        os.set_blocking(fd, False)
+        self._pending: collections.deque[memoryview] = collections.deque()
+        self._lock = threading.Condition()
+        self.broken = False
+        self.sent_bytes = 0
+        self.messages = 0
+        threading.Thread(target=self._run, name=name, daemon=True).start()
+
+    def put(self, message: tuple[object, ...]) -> bool:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        frame = memoryview(struct.pack("!i", len(data)) + data)
+        with self._lock:
+            if self.broken:
+                return False
+            self.sent_bytes += len(frame)
+            self.messages += 1
+            if not self._pending:
+                frame = self._write(frame)
+                if not frame:
+                    return not self.broken
+            self._pending.append(frame)
+            self._lock.notify()
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            if not self.broken:
+                self.broken = True
+                os.close(self._fd)
+            self._lock.notify()
+
+    def _write(self, frame: memoryview) -> memoryview:
+        """(Under the lock.) What of ``frame`` the pipe did not take."""
+        try:
+            return frame[os.write(self._fd, frame) :]
+        except BlockingIOError:
+            return frame
+        except OSError:  # the reader is gone
+            self.broken = True
+            return frame[:0]
+
+    def _run(self) -> None:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLOUT)
+        while True:
+            with self._lock:
+                while not (self._pending or self.broken):
+                    self._lock.wait()
+                if self.broken:
+                    return
+            poller.poll()  # until the reader makes room (or is gone)
+            with self._lock:
+                while self._pending and not self.broken:
+                    rest = self._write(self._pending[0])
+                    if rest:
+                        self._pending[0] = rest
+                        break
+                    self._pending.popleft()
+
+
 class AnalysisWorker:
     """The plugin's side: offers, screens and judgements, and the process behind them."""
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._process: subprocess.Popen[bytes] | None = None
-        self._requests: Connection | None = None
+        self._outbox: _Outbox | None = None
         self._answers: Connection | None = None
         self._waiting: list[tuple[str, bytes]] = []
         self._waiting_bytes = 0
+        # The latest offer of each file, and the worker's verdicts on offers, by offer number.
+        self._offers: dict[str, tuple[int, bytes]] = {}
+        self._verdicts: dict[int, bool] = {}
+        self._sequence = 0
         # Set once the process could not start or stopped answering: the run goes on without.
         self._broken = False
         # Parse and flow are worth moving out of mypy's process only with a core to spare.
         self._prepares = _has_a_second_core()
+        # Whether offers go to the worker: once they add up to ``START_BYTES``.
+        self._offering = False
+        self.timings = PluginTimings()
 
     @property
     def running(self) -> bool:
-        return self._requests is not None
+        """Whether the worker screens, prepares and judges (not only keeps the books)."""
+        return self._offering and self._outbox is not None
 
-    def offer(self, path: str, source: bytes) -> None:
-        """A module mypy has parsed and will check: prepare it if it is worth it."""
+    def offer(self, path: str, source: bytes, *, start: bool = False) -> None:
+        """A module mypy has parsed and will check: screen it, and prepare it if it may
+        report. ``start``: the worker is needed anyway (to keep the result cache's books):
+        started now, while mypy has most of its build ahead, it is ready long before the
+        build ends, and ends with it."""
+        if start:
+            self._start()
         if self._broken or not self._prepares:
             return
-        if self._requests is None:
-            self._waiting.append((path, source))
-            self._waiting_bytes += len(source)
-            if self._waiting_bytes >= START_BYTES:
-                self._start()
+        if self._offering:
+            self._send_offer(path, source)
             return
-        self._send(("prepare", path, source))
+        self._waiting.append((path, source))
+        self._waiting_bytes += len(source)
+        if self._waiting_bytes >= START_BYTES:
+            self._start()
+            self._offering = self._outbox is not None
+            waiting, self._waiting, self._waiting_bytes = self._waiting, [], 0
+            for waiting_path, waiting_source in waiting:
+                self._send_offer(waiting_path, waiting_source)
+
+    def order(self, paths: list[str]) -> None:
+        """The order mypy will check the offered files in (the rest come after)."""
+        self._send(("order", paths))
 
     def screen(self, path: str, source: bytes) -> bool | None:
         """``engine.screen_source``'s verdict (whether the file may report without types naming
-        one of its values content); None without the worker."""
-        answer = self._ask(("screen", path, source))
-        return answer if isinstance(answer, bool) else None
+        one of its values content); None without the worker. Usually sent before it is asked
+        for: then it costs nothing."""
+        if not self.running:
+            return None
+        offered = self._offers.get(path)
+        if offered is None or offered[1] != source:
+            answer = self._ask(("screen", path, source))
+            return answer if isinstance(answer, bool) else None
+        sequence = offered[0]
+        self._take_verdicts()
+        started = time.perf_counter()
+        while sequence not in self._verdicts:
+            if self._next_message() is None:
+                return None
+        self.timings.verdicts += 1
+        self.timings.verdict_wait_seconds += time.perf_counter() - started
+        return self._verdicts[sequence]
 
     def judge(
         self, path: str, source: bytes, facts: FileTypes | None, failure: str | None
     ) -> FileResult | None:
         """The file's ``analyze_source`` result; None without the worker."""
+        self._forget(path)
+        started = time.perf_counter()
         answer = self._ask(("judge", path, source, facts, failure))
+        self.timings.judgements += 1
+        self.timings.judge_wait_seconds += time.perf_counter() - started
         return answer if isinstance(answer, FileResult) else None
+
+    def send_timings(self) -> None:
+        """With LOOMLINT_TIMINGS=1: mypy's side of the timings so far, for the worker to print
+        when it ends (mypy's process has no moment of its own at the end)."""
+        if TIMINGS and self._outbox is not None:
+            self.timings.sent_bytes = self._outbox.sent_bytes
+            self.timings.messages = self._outbox.messages
+            self._send(("timings", self.timings))
 
     def drop(self, path: str) -> None:
         """The file needs no judgement: forget what was prepared for it."""
-        if self._requests is not None:
+        if self._outbox is not None:
+            self._forget(path)
             self._send(("drop", path))
 
     def keep(self, path: str, digest: str, result: FileResult) -> bool:
         """Hold ``result`` for the result cache until its dependency key is known (``key``),
         or mypy's process ends; the worker starts for it if it has not. False when there is
         no worker to hold it."""
-        if self._requests is None and not self._broken:
+        if self._outbox is None and not self._broken:
             self._start()
         return self._send(("keep", path, digest, result))
 
@@ -151,12 +320,24 @@ class AnalysisWorker:
         """When mypy's process has ended, record the build if it completed."""
         self._send(("record", record))
 
+    def _forget(self, path: str) -> None:
+        offered = self._offers.pop(path, None)
+        if offered is not None:
+            self._verdicts.pop(offered[0], None)
+
+    def _send_offer(self, path: str, source: bytes) -> None:
+        self._sequence += 1
+        self._forget(path)
+        self._offers[path] = (self._sequence, source)
+        self._send(("offer", self._sequence, path, source))
+
     def _start(self) -> None:
-        if self._requests is not None:
+        if self._outbox is not None or self._broken:
             return
-        waiting, self._waiting, self._waiting_bytes = self._waiting, [], 0
         to_worker, from_plugin = os.pipe()
         to_plugin, from_worker = os.pipe()
+        for fd in (from_plugin, from_worker):
+            _grow_pipe(fd)
         try:
             self._process = subprocess.Popen(
                 # Imported under its own name (not run as __main__), so that the classes it
@@ -165,7 +346,7 @@ class AnalysisWorker:
                 pass_fds=(to_worker, from_worker),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=None if TIMINGS else subprocess.DEVNULL,
             )
         except OSError:
             for fd in (to_worker, from_plugin, to_plugin, from_worker):
@@ -174,40 +355,66 @@ class AnalysisWorker:
             return
         os.close(to_worker)
         os.close(from_worker)
-        self._requests = Connection(from_plugin, readable=False)
+        self._outbox = _Outbox(from_plugin, "loomlint-plugin-send")
         self._answers = Connection(to_plugin, writable=False)
         self._send(("settings", self._settings))
-        for path, source in waiting:
-            self._send(("prepare", path, source))
 
     def _send(self, message: tuple[object, ...]) -> bool:
-        if self._requests is None:
+        outbox = self._outbox
+        if outbox is None:
             return False
-        try:
-            self._requests.send(message)
-        except (OSError, ValueError):
+        if not outbox.put(message):
             self._stop()
             return False
         return True
 
     def _ask(self, message: tuple[object, ...]) -> object:
-        if self._answers is None or not self._send(message):
+        """Send a request and wait for its answer (the worker answers requests in order)."""
+        if not self._send(("ask", *message)):
+            return None
+        while (received := self._next_message()) is not None:
+            if received[0] == "answer":
+                return received[1]
+        return None
+
+    def _take_verdicts(self) -> None:
+        """Take the verdicts the worker has sent so far, without waiting."""
+        answers = self._answers
+        try:
+            while answers is not None and answers.poll(0):
+                self._keep_verdict(cast("tuple[object, ...]", answers.recv()))
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+            self._stop()
+
+    def _next_message(self) -> tuple[object, ...] | None:
+        """Wait for the worker's next message; None when the worker is gone."""
+        answers = self._answers
+        if answers is None:
             return None
         try:
-            if self._answers.poll(_ANSWER_SECONDS):
-                return self._answers.recv()
-        except (OSError, EOFError, ValueError):
+            if answers.poll(_ANSWER_SECONDS):
+                message = cast("tuple[object, ...]", answers.recv())
+                self._keep_verdict(message)
+                return message
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError):
             pass
         self._stop()
         return None
 
+    def _keep_verdict(self, message: tuple[object, ...]) -> None:
+        if message[0] == "screened":
+            sequence, verdict = message[1], message[2]
+            assert isinstance(sequence, int) and isinstance(verdict, bool)
+            self._verdicts[sequence] = verdict
+
     def _stop(self) -> None:
         """The worker failed: stop it; the plugin judges in mypy's process from now on."""
         self._broken = True
-        for connection in (self._requests, self._answers):
-            if connection is not None:
-                connection.close()
-        self._requests = self._answers = None
+        if self._outbox is not None:
+            self._outbox.close()
+        if self._answers is not None:
+            self._answers.close()
+        self._outbox = self._answers = None
         if self._process is not None:
             self._process.kill()
             self._process.wait()
@@ -221,91 +428,213 @@ def _has_a_second_core() -> bool:
         return (os.cpu_count() or 1) > 1
 
 
+def _grow_pipe(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, _F_SETPIPE_SZ, _PIPE_BYTES)
+    except (OSError, ImportError):  # another platform, or a lower limit: the default serves
+        pass
+
+
 # --- the worker process ---------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class _File:
+    sequence: int
     source: bytes
     screen: Screen | None = None
     prepared: PreparedAnalysis | None = None
 
 
 class _Worker:
-    def __init__(self, requests: Connection, answers: Connection) -> None:
+    def __init__(self, requests: Connection, answers: int) -> None:
         self._requests = requests
-        self._answers = answers
+        self._outbox = _Outbox(answers, "loomlint-worker-send")
         self._settings: Settings | None = None
         self._lock = threading.Condition()
         self._asked: collections.deque[tuple[object, ...]] = collections.deque()
-        self._offered: dict[str, bytes] = {}  # in order of offer; prepared last first
+        # Offered files, by path; those still to screen, and those to prepare.
         self._files: dict[str, _File] = {}
+        self._to_screen: set[str] = set()
+        self._to_prepare: set[str] = set()
+        # The file the working thread is preparing (a judgement of it waits for it).
+        self._preparing: str | None = None
+        # The order mypy checks files in (see ``AnalysisWorker.order``); files it does not name
+        # come after, in the order offered.
+        self._rank: dict[str, int] = {}
         self._held_bytes = 0
         self._closed = False
-        # Entries for the result cache, waiting for their dependency keys.
-        self._kept: dict[str, tuple[str, FileResult]] = {}
+        # The result cache's bookkeeping: its messages, and the entries waiting for their keys.
+        # Written under ``_writing``, which the last writes (``_finish``) take too.
+        self._writing = threading.Lock()
         self._keyed: collections.deque[tuple[object, ...]] = collections.deque()
+        self._kept: dict[str, tuple[str, FileResult]] = {}
         self._record: BuildRecord | None = None
+        self._record_stamps: dict[str, FileStamp] | None = None
         self._result_cache: ResultCache | None = None
+        self._plugin_timings: PluginTimings | None = None
+        self._timings = _WorkerTimings()
 
     def receive(self) -> None:
-        """On its own thread: take the plugin's messages as they come."""
+        """On its own thread: take the plugin's messages as they come; when the pipe closes,
+        finish and end the process."""
         while True:
-            received: object
             try:
-                received = self._requests.recv()
-            except (EOFError, OSError):
-                received = ("close",)
-            message = cast("tuple[object, ...]", received)
+                message = cast("tuple[object, ...]", self._requests.recv())
+            except (EOFError, OSError, pickle.UnpicklingError):
+                break
             with self._lock:
-                kind = message[0]
-                if kind == "settings":
-                    settings = message[1]
-                    assert isinstance(settings, Settings)
-                    self._settings = settings
-                elif kind == "prepare":
-                    path, source = message[1], message[2]
-                    assert isinstance(path, str) and isinstance(source, bytes)
-                    self._forget(path)
-                    self._offered[path] = source
-                elif kind == "drop":
-                    assert isinstance(message[1], str)
-                    self._forget(message[1])
-                elif kind == "close":
-                    self._closed = True
-                elif kind in ("keep", "key", "record"):
-                    self._keyed.append(message)
-                else:
-                    self._asked.append(message)
-                self._lock.notify()
-            if kind == "close":
-                return
+                self._take(message)
+                self._lock.notify_all()
+        closed = time.perf_counter()
+        with self._lock:
+            self._closed = True
+        with self._writing:
+            self._finish()
+        if TIMINGS:
+            self._print_timings(time.perf_counter() - closed)
+        os._exit(0)
+
+    def _take(self, message: tuple[object, ...]) -> None:
+        kind = message[0]
+        if kind == "settings":
+            settings = message[1]
+            assert isinstance(settings, Settings)
+            self._settings = settings
+        elif kind == "offer":
+            sequence, path, source = message[1], message[2], message[3]
+            assert isinstance(sequence, int) and isinstance(path, str)
+            assert isinstance(source, bytes)
+            self._forget(path)
+            self._files[path] = _File(sequence, source)
+            self._to_screen.add(path)
+        elif kind == "order":
+            paths = cast("list[str]", message[1])
+            self._rank = {path: rank for rank, path in enumerate(paths)}
+        elif kind == "drop":
+            path = message[1]
+            assert isinstance(path, str)
+            self._forget(path)
+        elif kind in ("keep", "key", "record"):
+            self._keyed.append(message)
+        elif kind == "timings":
+            timings = message[1]
+            assert isinstance(timings, PluginTimings)
+            self._plugin_timings = timings
+        else:
+            self._asked.append(message[1:])
 
     def work(self) -> None:
-        """On a deep-stack thread: answer what is asked, prepare in between."""
+        """On a deep-stack thread: keep the books, screen and prepare."""
         while True:
             with self._lock:
                 while not (
-                    self._closed
-                    or self._asked
-                    or self._keyed
-                    or (self._offered and self._held_bytes < _HELD_BYTES)
+                    self._keyed
+                    or self._to_screen
+                    or (self._to_prepare and self._held_bytes < _HELD_BYTES)
                 ):
                     self._lock.wait()
-                asked = self._asked.popleft() if self._asked else None
-                keyed = self._keyed.popleft() if asked is None and self._keyed else None
-                if asked is None and keyed is None and self._closed:
-                    break
-                offered = self._offered.popitem() if asked is None and keyed is None else None
-            if asked is not None:
-                self._answers.send(self._answer(asked))
-            elif keyed is not None:
-                self._bookkeep(keyed)
-            elif offered is not None:
-                self._prepare(*offered)
-        self._finish()
+                bookkeeping = bool(self._keyed)
+                path = known = None
+                if not bookkeeping:
+                    waiting = self._to_screen or self._to_prepare
+                    path = self._first(waiting)
+                    waiting.discard(path)
+                    known = self._files[path]
+                    if known.screen is not None:
+                        self._preparing = path
+            started = time.thread_time()
+            if bookkeeping:
+                self._bookkeep()
+                spent = self._timings.bookkept
+            elif path is not None and known is not None:
+                if known.screen is None:
+                    self._screen(path, known)
+                    spent = self._timings.screened
+                else:
+                    self._prepare(path, known)
+                    spent = self._timings.prepared
+            else:
+                continue
+            spent[0] += 1
+            spent[1] += time.thread_time() - started
 
-    def _bookkeep(self, message: tuple[object, ...]) -> None:
+    def answer(self, running: threading.Event) -> None:
+        """On a deep-stack thread of its own: answer what mypy's process asks, at once. The
+        thread that prepares files holds the interpreter at most a switch interval at a time
+        (outside LibCST's parse), so a judgement does not wait for the file being prepared;
+        unless it is that file: then it waits for its preparation to end, rather than repeat
+        it."""
+        running.set()
+        while True:
+            with self._lock:
+                while not self._asked:
+                    self._lock.wait()
+                asked = self._asked.popleft()
+                while self._preparing is not None and self._preparing == asked[1]:
+                    self._lock.wait()
+            started = time.thread_time()
+            self._outbox.put(("answer", self._answer(asked)))
+            self._timings.judged[0] += 1
+            self._timings.judged[1] += time.thread_time() - started
+
+    def _first(self, paths: set[str]) -> str:
+        """The path mypy checks first (then the first offered)."""
+        last = len(self._rank)
+        return min(paths, key=lambda p: (self._rank.get(p, last), self._files[p].sequence))
+
+    def _screen(self, path: str, known: _File) -> None:
+        from loomlint.engine.analyze import screen_source
+
+        settings = self._settings
+        assert settings is not None
+        screen = _without_tree(screen_source(path, known.source, settings))
+        with self._lock:
+            if self._files.get(path) is not known:
+                return  # offered again or judged meanwhile
+            known.screen = screen
+            if screen.may_report:
+                self._to_prepare.add(path)
+        self._outbox.put(("screened", known.sequence, screen.may_report))
+
+    def _prepare(self, path: str, known: _File) -> None:
+        from loomlint.engine.analyze import prepare_analysis
+
+        settings = self._settings
+        assert settings is not None and known.screen is not None
+        try:
+            prepared = prepare_analysis(known.screen, settings, imported=False)
+        finally:
+            with self._lock:
+                self._preparing = None
+                self._lock.notify_all()
+        with self._lock:
+            if self._files.get(path) is not known:
+                return
+            known.prepared = prepared
+            self._held_bytes += len(known.source)
+
+    def _forget(self, path: str) -> None:
+        """(Under the lock.)"""
+        known = self._files.pop(path, None)
+        self._to_screen.discard(path)
+        self._to_prepare.discard(path)
+        if known is not None and known.prepared is not None:
+            self._held_bytes -= len(known.source)
+
+    def _bookkeep(self) -> None:
+        """The next bookkeeping message, taken under ``_writing``: what the end of the process
+        finds left (``_finish``) was never begun."""
+        with self._writing:
+            with self._lock:
+                if not self._keyed:
+                    return
+                message = self._keyed.popleft()
+            self._keep_the_books(message)
+
+    def _keep_the_books(self, message: tuple[object, ...]) -> None:
         settings = self._settings
         assert settings is not None
         # Held from the first entry, while mypy still runs, to this process's end: a loomlint
@@ -316,6 +645,10 @@ class _Worker:
             record = message[1]
             assert isinstance(record, BuildRecord)
             self._record = record
+            # Stamped now, after mypy read the files (when it loaded its graph), so that the
+            # end of the run has only the record to write: a file changed since is found
+            # changed, whichever bytes mypy read.
+            self._record_stamps = stat_files(record.read)
             return
         path = message[1]
         assert isinstance(path, str)
@@ -340,38 +673,25 @@ class _Worker:
         return self._result_cache
 
     def _finish(self) -> None:
-        """mypy's process has ended: write what is kept, and record the build if mypy
-        completed it (see ``BuildRecord``). loomlint check, started right after mypy, waits
-        for it (``ResultCache.wait_for_writers``)."""
+        """mypy's process has ended: keep the books still waiting, write what is kept, and
+        record the build if mypy completed it (see ``BuildRecord``). loomlint check, started
+        right after mypy, waits for it (``ResultCache.wait_for_writers``)."""
+        if self._settings is None:
+            return
+        with self._lock:
+            waiting = list(self._keyed)
+            self._keyed.clear()
+        for message in waiting:
+            self._keep_the_books(message)
         for path, (digest, result) in self._kept.items():
             self._cache().put(path, digest, result, None)
-        record = self._record
-        if record is None:
+        record, stamps = self._record, self._record_stamps
+        if record is None or stamps is None:
             return
         now = record.metastore.snapshot_time()
         if now is None or now == record.snapshot_before:
             return  # mypy stopped before the end of its build (a blocking error, a crash)
-        self._cache().record_build(record.targets, stat_files(record.read))
-
-    def _forget(self, path: str) -> None:
-        self._offered.pop(path, None)
-        known = self._files.pop(path, None)
-        if known is not None and known.prepared is not None:
-            self._held_bytes -= len(known.source)
-
-    def _prepare(self, path: str, source: bytes) -> None:
-        from loomlint.engine.analyze import prepare_analysis, screen_source
-
-        settings = self._settings
-        assert settings is not None
-        screen = _without_tree(screen_source(path, source, settings))
-        prepared = prepare_analysis(screen, settings, imported=False) if screen.may_report else None
-        with self._lock:
-            if path in self._offered or self._closed:
-                return  # offered again meanwhile (mypy's daemon): that offer stands
-            self._files[path] = _File(source, screen, prepared)
-            if prepared is not None:
-                self._held_bytes += len(source)
+        self._cache().record_build(record.targets, stamps)
 
     def _answer(self, asked: tuple[object, ...]) -> object:
         from loomlint.engine.analyze import (
@@ -387,23 +707,23 @@ class _Worker:
         kind, path, source = asked[0], asked[1], asked[2]
         assert isinstance(path, str) and isinstance(source, bytes)
         with self._lock:
-            self._offered.pop(path, None)
             known = self._files.get(path)
             if known is None or known.source != source:
-                known = self._files[path] = _File(source)
-        screen = known.screen
+                known = _File(-1, source)
+            screen = known.screen
+            if kind == "judge":
+                self._forget(path)
         if screen is None:
-            screen = known.screen = _without_tree(screen_source(path, source, settings))
+            screen = _without_tree(screen_source(path, source, settings))
         if kind == "screen":
             return screen.may_report
         facts, failure = asked[3], asked[4]
         assert facts is None or isinstance(facts, FileTypes)
         assert failure is None or isinstance(failure, str)
-        with self._lock:
-            self._forget(path)
         if not screen.needs_analysis(facts, failure):
             return FileResult(path=path, unresolved_imports=facts.unresolved if facts else ())
         prepared = known.prepared
+        self._timings.prepared_when_judged += prepared is not None
 
         def judged() -> FileResult:
             if prepared is not None:
@@ -415,6 +735,29 @@ class _Worker:
 
         return guarded_analysis(path, judged, debug=False)
 
+    def _print_timings(self, ending_seconds: float) -> None:
+        mine = self._timings
+        lines: list[str] = []
+        plugin = self._plugin_timings
+        if plugin is not None:
+            lines.append(
+                f"mypy's process: facts from mypy's types {plugin.facts_seconds:.2f} s "
+                f"({plugin.facts_files} files), analysed itself {plugin.analysed_seconds:.2f} s "
+                f"({plugin.analysed_files} files); waited {plugin.judge_wait_seconds:.2f} s for "
+                f"{plugin.judgements} judgements and {plugin.verdict_wait_seconds:.2f} s for "
+                f"{plugin.verdicts} screens; sent {plugin.messages} messages, "
+                f"{plugin.sent_bytes / 1e6:.1f} MB"
+            )
+        lines.append(
+            f"worker: screened {mine.screened[0]:.0f} files in {mine.screened[1]:.2f} s, "
+            f"prepared {mine.prepared[0]:.0f} in {mine.prepared[1]:.2f} s, judged "
+            f"{mine.judged[0]:.0f} in {mine.judged[1]:.2f} s ({mine.prepared_when_judged} "
+            f"prepared before they were asked for), result cache {mine.bookkept[1]:.2f} s; "
+            f"ended {ending_seconds:.3f} s after mypy's process"
+        )
+        for line in lines:
+            print(f"loomlint timings (mypy plugin): {line}", file=sys.stderr, flush=True)
+
 
 def _without_tree(screen: Screen) -> Screen:
     """CPython's syntax tree served the screen; preparing needs only the verdict."""
@@ -424,8 +767,18 @@ def _without_tree(screen: Screen) -> Screen:
 def main(argv: list[str]) -> None:
     from loomlint.run.deepstack import deep_stack
 
+    # Threads hand the interpreter over every millisecond, not five: a judgement mypy waits for
+    # starts sooner while the preparing thread runs Python code.
+    sys.setswitchinterval(0.001)
     requests = Connection(int(argv[0]), writable=False)
-    answers = Connection(int(argv[1]), readable=False)
-    worker = _Worker(requests, answers)
+    worker = _Worker(requests, int(argv[1]))
     threading.Thread(target=worker.receive, name="loomlint-plugin-receive", daemon=True).start()
+    # One deep-stack thread at a time: ``deep_stack`` sets the size of the next thread's stack.
+    answering = threading.Event()
+    threading.Thread(
+        target=lambda: deep_stack(lambda: worker.answer(answering)),
+        name="loomlint-plugin-answer",
+        daemon=True,
+    ).start()
+    answering.wait()
     deep_stack(worker.work)

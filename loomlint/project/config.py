@@ -97,6 +97,7 @@ CONFIG_KEYS: tuple[str, ...] = (
     "mypy-config-file",
     "per-file-ignores",
     "preset",
+    "report-guesses",
     "report-unused-suppressions",
     "sanitizers",
     "select",
@@ -147,6 +148,7 @@ class CliOverrides:
     no_types: bool = False
     report_unused_suppressions: bool | None = None
     no_project_plugins: bool = False
+    report_guesses: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,9 @@ class Settings:
     types: TypeOracleName
     mypy_config_file: Path | None
     report_unused_suppressions: bool
+    # With types, also report the findings that rest on no type and no preset data: reads of
+    # messages whose module mypy could not find (``report-guesses``, ``--report-guesses``).
+    report_guesses: bool = False
     # False with --no-project-plugins: loomlint's mypy build loads none of the plugins the
     # project's mypy configuration names (their code would run in loomlint's process).
     project_mypy_plugins: bool = True
@@ -226,6 +231,7 @@ class Settings:
             "mypy_config": _mypy_config_digest(self),
             "project_mypy_plugins": self.project_mypy_plugins,
             "report_unused_suppressions": self.report_unused_suppressions,
+            "report_guesses": self.report_guesses,
         }
         text = json.dumps(payload, sort_keys=True, default=_json_default)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -419,6 +425,7 @@ _INI_LISTS = frozenset(CONFIG_KEYS) - {
     "extend",
     "mypy-config-file",
     "per-file-ignores",
+    "report-guesses",
     "report-unused-suppressions",
     "spi",
     "types",
@@ -447,7 +454,7 @@ def _read_ini_section(path: Path, display: str, *, explicit: bool) -> _ConfigTab
         where = f"{display}: [{name}] key '{key}'"
         if key in _INI_LISTS:
             data[key] = [item.strip() for item in re.split(r"[,\n]", value) if item.strip()]
-        elif key == "report-unused-suppressions":
+        elif key in ("report-unused-suppressions", "report-guesses"):
             if value.strip().lower() not in _INI_BOOLEANS:
                 raise ConfigError(f"{where}: expected true or false, got '{value}'")
             data[key] = _INI_BOOLEANS[value.strip().lower()]
@@ -706,6 +713,9 @@ def _build_settings(
     types = _type_oracle(reader)
     if overrides.no_types:
         types = "none"
+    report_guesses = overrides.report_guesses
+    if report_guesses is None:
+        report_guesses = bool(reader.boolean("report-guesses"))
 
     settings = Settings(
         project_root=project_root,
@@ -731,6 +741,7 @@ def _build_settings(
         types=types,
         mypy_config_file=_mypy_config_file(reader, project_root),
         report_unused_suppressions=report_unused,
+        report_guesses=report_guesses,
         project_mypy_plugins=not overrides.no_project_plugins,
         config_bases=reader.bases,
     )

@@ -205,11 +205,15 @@ class ResultCache:
             isinstance(module, str) for module in cast("list[object]", unresolved)
         ):
             return None
+        guesses: object = entry.get("guesses", 0)
+        if not isinstance(guesses, int) or isinstance(guesses, bool) or guesses < 0:
+            return None
         return CachedResult(
             FileResult(
                 path=path,
                 diagnostics=diagnostics,
                 unresolved_imports=tuple(cast("list[str]", unresolved)),
+                guesses=guesses,
             ),
             key if isinstance(key, str) else None,
         )
@@ -221,6 +225,8 @@ class ResultCache:
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
             # Judged without types there: the run's warning names them again.
             "unresolved_imports": list(result.unresolved_imports),
+            # Findings there that were guesses, for the run's warning.
+            "guesses": result.guesses,
         }
         self._write(self._results, self._entry_name(path), entry)
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from loomlint.engine.compilecheck import compiles, over_size, python_version
 from loomlint.engine.diagnostics import FileResult
@@ -41,17 +42,15 @@ from loomlint.run.cache import (
 )
 from loomlint.run.deepstack import deep_stack
 from loomlint.run.interrupt import leave_interrupts_to_the_main_thread
-from loomlint.run.oracle import (
-    MypyOracle,
-    OracleResult,
-    OracleUnavailable,
-    SourceFile,
-    TypeOracle,
-    dependency_key_holds,
-    modules_without_types,
-)
 from loomlint.run.plugin_results import PluginResult
 from loomlint.run.workers import AnalysisPool, Task, file_diagnostic, plan_workers
+
+if TYPE_CHECKING:
+    from loomlint.run.oracle import OracleResult, SourceFile, TypeOracle
+
+# ``loomlint.run.oracle`` (which imports mypy, a fifth of a second) is imported where a run
+# needs mypy: a check answered from the result cache alone, right after ``mypy`` with the
+# plugin, never does.
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -226,16 +225,18 @@ class _Run:
                 "so precision is reduced there"
             )
         unresolved = {m for result in run.results for m in result.unresolved_imports}
+        without_types: set[str] = set()
+        if unresolved:
+            from loomlint.run.oracle import modules_without_types
+
+            without_types = modules_without_types(
+                sorted(unresolved),
+                [r.path for r in run.results if r.unresolved_imports],
+                self._settings.mypy_config_file,
+            )
         run.warnings.extend(
             unresolved_imports_warning(
-                run.results,
-                modules_without_types(
-                    sorted(unresolved),
-                    [r.path for r in run.results if r.unresolved_imports],
-                    self._settings.mypy_config_file,
-                )
-                if unresolved
-                else (),
+                run.results, without_types, report_guesses=self._settings.report_guesses
             )
         )
         return run
@@ -297,6 +298,8 @@ class _Run:
                 self._tick()
             self._mark("nothing the last build read has changed: no mypy build")
             return
+        from loomlint.run.oracle import SourceFile, dependency_key_holds
+
         texts = {path: _decoded(sources[path]) for path in relevant}
         # Files mypy cannot take would each stop its build with a blocking error, and each
         # stop costs a rebuild (the oracle's retry limit): enough of them would leave every
@@ -382,6 +385,8 @@ class _Run:
     def _oracle(
         self, files: list[SourceFile], consumer: _AnalyseAsFactsArrive
     ) -> OracleResult | None:
+        from loomlint.run.oracle import MypyOracle, OracleResult, OracleUnavailable
+
         if not files:
             return OracleResult()
         oracle = self._given_oracle or MypyOracle(
@@ -544,20 +549,24 @@ def read_sources(
 
 
 def unresolved_imports_warning(
-    results: Sequence[FileResult], untyped: Collection[str] = ()
+    results: Sequence[FileResult], untyped: Collection[str] = (), *, report_guesses: bool = False
 ) -> list[str]:
-    """For every file judged without types because mypy did not read the module defining a
-    content read's receiver, a warning with the remedy: one for the modules mypy could not find
-    (not installed where it looks), one for those ``untyped`` (installed, but shipping no type
-    information, which mypy does not read unless told to)."""
+    """For every file where mypy did not read the module defining a content read's receiver,
+    a warning with the remedy: one for the modules mypy could not find (not installed where it
+    looks), one for those ``untyped`` (installed, but shipping no type information, which mypy
+    does not read unless told to). Each counts the findings there that rest on neither a type
+    nor the presets' data (``FileResult.guesses``): left out, unless ``report_guesses``."""
     missing: dict[str, None] = {}
     unread: dict[str, None] = {}
-    missing_files = unread_files = 0
+    missing_files = unread_files = missing_guesses = unread_guesses = 0
     for result in results:
         modules = result.unresolved_imports
         if any(module not in untyped for module in modules):
             missing_files += 1
+            missing_guesses += result.guesses
             missing.update(dict.fromkeys(m for m in modules if m not in untyped))
+        elif any(module in untyped for module in modules):
+            unread_guesses += result.guesses
         if any(module in untyped for module in modules):
             unread_files += 1
             unread.update(dict.fromkeys(m for m in modules if m in untyped))
@@ -565,8 +574,8 @@ def unresolved_imports_warning(
     if missing:
         warnings.append(
             f"mypy could not find {', '.join(sorted(missing))}, which defines the messages read "
-            f"in {_files(missing_files)}; {_checked_without_types(missing_files)}. Install the "
-            "package where loomlint runs: in pre-commit, list it in the hook's "
+            f"in {_files(missing_files)}: {_judged_there(missing_guesses, report_guesses)}. "
+            "Install the package where loomlint runs: in pre-commit, list it in the hook's "
             "additional_dependencies or use a `language: system` hook; otherwise install "
             "loomlint into the project's environment"
         )
@@ -576,10 +585,11 @@ def unresolved_imports_warning(
         warnings.append(
             f"mypy does not read {', '.join(sorted(unread))}, which defines the messages read "
             f"in {_files(unread_files)}: it is installed, but ships no type information (no "
-            f"py.typed marker, no stubs); {_checked_without_types(unread_files)}. Let mypy read "
-            "its code: set `follow_untyped_imports = true` for it in your mypy configuration "
-            f"(`[[tool.mypy.overrides]]` with `module = [{overrides}]`), or install stubs for "
-            "it if there are any (`ignore_missing_imports` would only silence mypy)"
+            f"py.typed marker, no stubs); {_judged_there(unread_guesses, report_guesses)}. Let "
+            "mypy read its code: set `follow_untyped_imports = true` for it in your mypy "
+            "configuration (`[[tool.mypy.overrides]]` with "
+            f"`module = [{overrides}]`), or install stubs for it if there are any "
+            "(`ignore_missing_imports` would only silence mypy)"
         )
     return warnings
 
@@ -588,10 +598,22 @@ def _files(count: int) -> str:
     return f"{count} file{'s' if count != 1 else ''}"
 
 
-def _checked_without_types(count: int) -> str:
+def _judged_there(guesses: int, reported: bool) -> str:
+    """How the reads of those messages were judged, and what became of the guesses."""
+    judged = "their reads there are judged by the presets' data where it knows them"
+    if not guesses:
+        return f"{judged}, and no finding there is a guess"
+    findings = f"{guesses} finding{'s' if guesses != 1 else ''}"
+    rests = "rests" if guesses == 1 else "rest"
+    if reported:
+        return (
+            f"{judged}; {findings} there {rests} on neither types nor preset data, "
+            "reported as guesses"
+        )
     return (
-        f"{'they were' if count != 1 else 'it was'} checked without types there "
-        "(precision is reduced)"
+        f"{judged}; {findings} there that {rests} on neither types nor preset data "
+        f"{'was' if guesses == 1 else 'were'} not reported (--report-guesses, or "
+        "`report-guesses = true`, reports them)"
     )
 
 

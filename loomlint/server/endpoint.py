@@ -37,7 +37,7 @@ from loomlint.engine.diagnostics import FileResult, diagnostic_from_json, diagno
 from loomlint.project.config import CliOverrides, Settings
 from loomlint.run.cache import implementation_fingerprint
 
-PROTOCOL = 1
+PROTOCOL = 2
 # Seconds the client waits for the daemon's next word (it says `working` every second).
 TIMEOUT_VARIABLE = "LOOMLINT_DAEMON_TIMEOUT"
 DEFAULT_TIMEOUT = 10.0
@@ -174,6 +174,7 @@ class CheckRequest:
                 else bool(raw["report_unused_suppressions"])
             ),
             no_project_plugins=bool(raw["no_project_plugins"]),
+            report_guesses=None if raw["report_guesses"] is None else bool(raw["report_guesses"]),
         )
         config = data["config"]
         presets = data.get("presets")
@@ -211,6 +212,7 @@ def file_result_to_json(result: FileResult) -> dict[str, object]:
         "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         "degraded": result.degraded,
         "unresolved_imports": list(result.unresolved_imports),
+        "guesses": result.guesses,
     }
 
 
@@ -220,6 +222,7 @@ def file_result_from_json(data: Mapping[str, Any]) -> FileResult:
         diagnostics=[diagnostic_from_json(d) for d in data["diagnostics"]],
         degraded=bool(data["degraded"]),
         unresolved_imports=tuple(str(m) for m in data["unresolved_imports"]),
+        guesses=int(data["guesses"]),
     )
 
 
@@ -333,4 +336,5 @@ def _as_given(result: FileResult, given: Mapping[str, str]) -> FileResult:
         ],
         degraded=result.degraded,
         unresolved_imports=result.unresolved_imports,
+        guesses=result.guesses,
     )

@@ -80,3 +80,52 @@ def test_a_module_that_is_not_found_is_no_evidence(project: Path) -> None:
         ("src/app/uses.py", 8, 48, "LML003"),
         ("src/app/uses.py", 8, 70, "LML003"),
     ]
+
+
+RECORDS = textwrap.dedent(
+    """\
+    class Reply:
+        content: list[str]
+
+        def __init__(self, content: list[str]) -> None:
+            self.content = content
+
+
+    class Memory:
+        @property
+        def content(self) -> list[bytes]:
+            return []
+    """
+)
+
+CONSTRUCTED = textwrap.dedent(
+    """\
+    from app.records import Memory, Reply
+
+
+    def built() -> int:
+        reply = Reply(content=["a"])
+        return len(reply.content)
+
+
+    def tested(memory: object) -> int:
+        assert isinstance(memory, Memory)
+        return len(memory.content)
+
+
+    def unknown(other) -> int:
+        return len(other.content)
+    """
+)
+
+
+def test_an_imported_class_constructed_or_with_a_content_property_says_so(
+    project: Path,
+) -> None:
+    # `Reply(...)` declares `content: list[str]`, `Memory.content` is a property returning a
+    # list of bytes: neither is message content. Only the unknown receiver is reported.
+    (project / "src" / "app" / "records.py").write_text(RECORDS)
+    (project / "src" / "app" / "constructed.py").write_text(CONSTRUCTED)
+    assert _check(project, "src/app/constructed.py") == [
+        ("src/app/constructed.py", 15, 16, "LML001")
+    ]

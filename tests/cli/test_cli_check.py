@@ -316,7 +316,8 @@ def test_config_option(project: Project, fake_runner: FakeRunner) -> None:
             ["--preset", "langchan"],
             [],
             "error: --preset: unknown preset 'langchan' "
-            "(available: anthropic, langchain, loom, openai, pydantic-ai)\n",
+            "(available: anthropic, bedrock, cohere, langchain, loom, mcp, openai, pydantic-ai, "
+            "semantic-kernel)\n",
         ),
         (
             [],

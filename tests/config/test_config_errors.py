@@ -32,7 +32,7 @@ KNOWN = "LML001, LML002, LML003, LML004, LML005, LML100, LML901, LML902, LML903,
             "pyproject.toml: [tool.loomlint] unknown key 'colour' (known keys: accessors, "
             "content-fields, content-preserving, exclude, extend, extend-exclude, extend-ignore, "
             "extend-select, ignore, mypy-config-file, per-file-ignores, "
-            "preset, report-unused-suppressions, sanitizers, select, spi, types)",
+            "preset, report-guesses, report-unused-suppressions, sanitizers, select, spi, types)",
         ),
         (
             'select = "LML001"',
@@ -61,7 +61,8 @@ KNOWN = "LML001, LML002, LML003, LML004, LML005, LML100, LML901, LML902, LML903,
         (
             'preset = ["langchan"]',
             "pyproject.toml: [tool.loomlint] key 'preset': unknown preset 'langchan' "
-            "(available: anthropic, langchain, loom, openai, pydantic-ai)",
+            "(available: anthropic, bedrock, cohere, langchain, loom, mcp, openai, pydantic-ai, "
+            "semantic-kernel)",
         ),
         (
             "preset = 'loom'",
@@ -258,7 +259,8 @@ def test_missing_explicit_config_is_an_error(tmp_path: Path, load: Load) -> None
         (
             {"presets": ("langchan",)},
             "--preset: unknown preset 'langchan' "
-            "(available: anthropic, langchain, loom, openai, pydantic-ai)",
+            "(available: anthropic, bedrock, cohere, langchain, loom, mcp, openai, pydantic-ai, "
+            "semantic-kernel)",
         ),
     ],
 )

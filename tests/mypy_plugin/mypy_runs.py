@@ -26,6 +26,20 @@ _ERROR = re.compile(
     r"(?:  \[(?P<code>[\w-]+)\])?$"
 )
 _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$")
+# A module with two findings, one of which an accessor setting silences
+# (``accessors = ["helpers.loose_text"]``): for the tests of the plugin's configuration.
+LOOSE_TEXT_HELPERS = """\
+from loomlint.content import LlmMessage
+from typing import Any
+
+def loose_text(value: Any) -> str:
+    return str(value.strip())
+
+
+def show(m: LlmMessage) -> str:
+    print(m.content)
+    return loose_text(m.content)
+"""
 OUTPUT_FLAGS = (
     "--show-absolute-path",
     "--no-error-summary",

@@ -5,20 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mypy_runs import LOOSE_TEXT_HELPERS as HELPERS
 from mypy_runs import MypyRun, run_mypy, write_project
 
-HELPERS = """\
-from loomlint.content import LlmMessage
-from typing import Any
-
-def loose_text(value: Any) -> str:
-    return str(value.strip())
-
-
-def show(m: LlmMessage) -> str:
-    print(m.content)
-    return loose_text(m.content)
-"""
 SHOW_PRINT = ("helpers.py", 9, "loom-content-coercion")
 SHOW_LOOSE = ("helpers.py", 10, "loom-content-use")
 

@@ -26,7 +26,8 @@ BAD_CONFIGS = [
     (
         'preset = ["nope"]\n',
         "pyproject.toml:6: error: loomlint: [tool.loomlint] key 'preset': unknown preset 'nope' "
-        "(available: anthropic, langchain, loom, openai, pydantic-ai)",
+        "(available: anthropic, bedrock, cohere, langchain, loom, mcp, openai, pydantic-ai, "
+        "semantic-kernel)",
     ),
     (
         'select = ["LML999"]\n',

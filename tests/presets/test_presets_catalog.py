@@ -12,9 +12,23 @@ import pytest
 from loomlint.catalog.rules import CatalogError, load_catalog, preset_from_mapping, rules_dir
 from loomlint.catalog.spi import build_spi_model
 
-PACKAGED = ("anthropic", "langchain", "loom", "openai", "pydantic-ai")
-# Packages a preset names but the dev extra does not install (LangGraph's prebuilt helpers).
-_OPTIONAL_PACKAGES = frozenset({"langgraph"})
+PACKAGED = (
+    "anthropic",
+    "bedrock",
+    "cohere",
+    "langchain",
+    "loom",
+    "mcp",
+    "openai",
+    "pydantic-ai",
+    "semantic-kernel",
+)
+# Packages a preset names but the dev extra does not install: LangGraph's prebuilt helpers, and
+# the SDKs of the presets that only say what other reads hold (their names were read in mcp
+# 2.3, cohere 7.3, semantic-kernel 1.45 and mypy-boto3-bedrock-runtime 1.43).
+_OPTIONAL_PACKAGES = frozenset(
+    {"langgraph", "mcp", "mcp_types", "cohere", "semantic_kernel", "mypy_boto3_bedrock_runtime"}
+)
 # Names of recent SDK releases only: on Python 3.10 pip resolves older ones (pydantic-ai-slim
 # 2.54 has no StructuredContent). A preset name that is not there simply never matches.
 _RECENT_ONLY = frozenset({"pydantic_ai.messages.StructuredContent"})
@@ -105,7 +119,7 @@ def test_a_malformed_fix_names_the_key(fix: dict[str, object], problem: str) -> 
 @pytest.mark.parametrize(
     ("shape", "problem"),
     [
-        ("choices[0].message.content", "names and `[]` joined by dots"),
+        ("choices[0].message.content", "names, calls `()` and `[]` joined by dots"),
         ("choices[].message.text", "must end in a content field"),
         ("content", "after at least one other segment"),
     ],

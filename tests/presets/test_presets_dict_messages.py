@@ -32,10 +32,14 @@ def test_the_presets_say_which_spis_have_dict_messages() -> None:
     presets = load_catalog().presets
     assert {name: p.dict_messages for name, p in presets.items()} == {
         "anthropic": True,
+        "bedrock": True,
+        "cohere": False,
         "langchain": False,
         "loom": True,
+        "mcp": False,
         "openai": True,
         "pydantic-ai": True,
+        "semantic-kernel": False,
     }
 
 
