@@ -90,8 +90,31 @@ class MypyCaches:
         return template
 
 
+# Runs a command, then waits for every process it left behind: the plugin's worker outlives
+# mypy's process by the moment it takes to read mypy's stores (it records the build), and a
+# template is whole only once nobody has it open. Linux's child subreaper: the orphans of the
+# command are this process's children.
+_WAIT_FOR_DESCENDANTS = """
+import ctypes, os, subprocess, sys
+if sys.platform == "linux":
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+status = subprocess.call(sys.argv[1:])
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+sys.exit(status)
+"""
+
+
 def _build(
-    folder: Path, cache: Path, *, mypy: str | None, file: str, modules: Sequence[str]
+    folder: Path,
+    cache: Path,
+    *,
+    mypy: str | None,
+    file: str,
+    modules: Sequence[str],
 ) -> None:
     project = folder / "project"
     shutil.rmtree(folder, ignore_errors=True)
@@ -104,8 +127,9 @@ def _build(
         (project / file).write_text(configuration, encoding="utf-8")
     (project / "warm_up.py").write_text("".join(f"import {m}\n" for m in modules))
     environment = {k: v for k, v in os.environ.items() if k != "MYPY_CACHE_DIR"}
+    mypy_command = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "warm_up.py"]
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "warm_up.py"],
+        [sys.executable, "-c", _WAIT_FOR_DESCENDANTS, *mypy_command],
         cwd=project,
         env=environment,
         capture_output=True,
@@ -118,10 +142,9 @@ def _build(
     # mypy leaves its SQLite stores in WAL mode, part of their pages in the -wal file it does
     # not checkpoint when it exits: each is made whole in its .db file (journal_mode=DELETE
     # checkpoints the WAL and removes it), so that a copy of the .db files alone is the cache.
-    # mypy sets WAL mode again when it writes a copy. The plugin's worker outlives mypy's
-    # process by the moment it takes to read a store (it records the build): it is waited for.
+    # mypy sets WAL mode again when it writes a copy.
     for database in sorted(cache.glob("*/*.db")):
-        connection = sqlite3.connect(database, timeout=300)
+        connection = sqlite3.connect(database, timeout=60)
         try:
             connection.execute("PRAGMA journal_mode=DELETE").fetchall()
         finally:

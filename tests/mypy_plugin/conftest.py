@@ -8,10 +8,7 @@ from pathlib import Path
 
 import pytest
 from mypy_caches import SDKS, MypyCaches
-from mypy_runs import FIXTURES, MypyRun, run_mypy, write_project
-
-# The mypy options ``write_project`` writes unless told otherwise.
-PLUGIN_STRICT = 'plugins = ["loomlint.mypy_plugin"]\nstrict = true\n'
+from mypy_runs import FIXTURES, PLUGIN_STRICT, MypyRun, run_mypy, write_project
 
 
 @pytest.fixture
