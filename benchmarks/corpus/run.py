@@ -4,12 +4,21 @@ measured against judgements a person made by reading the code, and the misses se
 Not a test. Run from the repository root:
 
     python3 benchmarks/corpus/run.py                       # every codebase, both modes
+    python3 benchmarks/corpus/run.py --half tuning         # the half the fixes were shaped on
+    python3 benchmarks/corpus/run.py --half judging        # the other: judged once, at the end
     python3 benchmarks/corpus/run.py --only smolagents --only llm
     python3 benchmarks/corpus/run.py --no-types-only       # no mypy: seconds, not minutes
     python3 benchmarks/corpus/run.py --save-findings /tmp/before.json
     python3 benchmarks/corpus/run.py --compare /tmp/before.json
     python3 benchmarks/corpus/run.py --loomlint /tmp/loomlint-at-main   # another commit's code
     python3 benchmarks/corpus/run.py --unjudged-tsv /tmp/todo.tsv --misses-tsv /tmp/misses.tsv
+
+The corpus has two halves (HALVES). The tuning half is the code whose findings shaped the
+engine's fixes, so its figures say how loomlint does on what it was fitted to. The judging half
+is code nobody here looked at: its findings are judged once, at the end of a round, after every
+fix has landed, and no engine change is made for one of them in the same change; a run counts
+them but lists them one by one only when asked for that half (`--half judging`) or codebase
+(`--only`). Each half is printed in a table of its own, with its total.
 
 Each codebase is a PyPI sdist pinned by version and sha256 (CODEBASES below). The script keeps
 its workspace outside the repository, in $LOOMLINT_CORPUS_DIR (default
@@ -20,15 +29,16 @@ loomlint itself always runs from this checkout (first on PYTHONPATH). Each run w
 raw output to a folder of its own, $LOOMLINT_CORPUS_DIR/results/<time>-<pid>/, so that runs at
 once never overwrite each other's.
 
-Per codebase it runs `loomlint check --format json .` from the unpacked sdist's root, as a
-user would, once with types and once with `--no-types`, and reads the verdicts from
-`judgements.tsv` beside this script. Every typed finding is judged; of the `--no-types`
-findings, a sample of `--sample` (40) drawn by seeded hash, so that a change adding or removing
-findings leaves the rest of the sample as it was. A judgement is keyed by the codebase, the
-file, the code, the column, the text of the flagged line and a digest of the two lines before
-it (whitespace collapsed; the `before` column), never by the line number, so it survives
-unrelated line moves and tells identical lines apart; its verdict is about the code, not the
-mode, so a finding judged in one mode counts in the other (and a true finding that only
+Per codebase it runs `loomlint check --format json .` (or the paths the codebase names) from the
+unpacked sdist's root, as a user would, so that the project's own configuration (its mypy
+configuration and plugins included) applies; once with types and once with `--no-types`, and
+reads the verdicts from `judgements.tsv` beside this script. Every typed finding is judged; of
+the `--no-types` findings, a sample of `--sample` (40) drawn by seeded hash, so that a change
+adding or removing findings leaves the rest of the sample as it was. A judgement is keyed by the
+codebase, the file, the code, the column, the text of the flagged line and a digest of the two
+lines before it (whitespace collapsed; the `before` column), never by the line number, so it
+survives unrelated line moves and tells identical lines apart; its verdict is about the code,
+not the mode, so a finding judged in one mode counts in the other (and a true finding that only
 `--no-types` reports is one the typed run misses: listed, and counted in the table). *True*
 means a real bug or a real repr/crash hazard on part-message content; *false* everything else.
 
@@ -39,7 +49,7 @@ candidate; `misses.tsv` holds their judgements (verdict `miss`: a real bug looml
 report, and why it does not yet; `safe`: not one, and why). A judged miss that either mode now
 flags counts as found.
 
-The closing table is the one docs/corpus.md quotes; unjudged findings and candidates are
+The closing tables are the ones docs/corpus.md quotes; unjudged findings and candidates are
 listed (with the lines before them), and `--unjudged-tsv` / `--misses-tsv` write them as rows
 to fill in and append to the TSVs.
 """
@@ -86,9 +96,29 @@ class Codebase:
     sha256: str
     kind: str
     """What makes it part of the corpus (for the table)."""
+    half: str
+    """`tuning`: the engine was shaped on its findings; `judging`: judged once, after the
+    fixes, and never a reason for an engine change in the same change (HALVES)."""
     extras: tuple[str, ...] = ()
     """What its venv needs besides the release itself and loomlint's dependencies."""
+    paths: tuple[str, ...] = (".",)
+    """What `loomlint check` is given, from the unpacked sdist's root (whose configuration,
+    mypy's included, applies as it does for the project's developers)."""
+    mypy_ini: str | None = None
+    """The mypy configuration its users would add where the sdist has none and mypy cannot
+    type it without one: written as `mypy.ini` at the unpacked root (configure)."""
+    dependencies_from: str | None = None
+    """Where pip cannot resolve the release's own dependencies (one of them is not on the
+    index), the release whose dependencies the venv gets instead; the pinned release is then
+    installed over them without its own."""
 
+
+TUNING = "tuning"
+JUDGING = "judging"
+HALVES = {
+    TUNING: "the codebases whose findings shaped the engine's fixes",
+    JUDGING: "code nobody here looked at: judged once, after the fixes landed",
+}
 
 CODEBASES = (
     Codebase(
@@ -96,6 +126,7 @@ CODEBASES = (
         "autogen-core==0.7.5",
         "70c2871389f1d0a7f6db8ef78717a51b7ce877ff4a08a836b7758d604dece203",
         "own message classes (a union with text-only members)",
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -103,6 +134,7 @@ CODEBASES = (
         "smolagents[openai]==1.26.0",
         "4ec92313265f9cfbcabfc88e192b4bc4505f8475dc5f33dc872062fc567037bd",
         "own ChatMessage, multi-provider",
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -110,6 +142,7 @@ CODEBASES = (
         "aisuite[openai,anthropic]==0.2.0",
         "fe82891e025101416d58c0b7bc32a1613937bf2021e2f03c237c040fcc4d53f1",
         "multi-provider, OpenAI dicts",
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -117,6 +150,7 @@ CODEBASES = (
         "llm==0.36",
         "e59ad30875a99be2eea0c880543b1ebfe40eea24ae55d4008eb1e12c77964626",
         "own prompt/response classes, OpenAI dicts",
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -124,6 +158,7 @@ CODEBASES = (
         "claude-agent-sdk==0.2.189",
         "1d859a142ee6cd97aef972215ed7ab5c09f623018194a6577c7dafbbfa481216",
         "Anthropic content blocks, own message classes",
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -131,6 +166,7 @@ CODEBASES = (
         "langchain-anthropic==1.7.10",
         "72869686960b3d6665f99e7c91c9f6dd4a1d9ccf73d23edd8702eb603cc2e498",
         "LangChain messages to Anthropic dicts",
+        TUNING,
         # Its tests build agents with langchain's create_agent (its test dependency group).
         ("pytest", "langchain"),
     ),
@@ -139,6 +175,7 @@ CODEBASES = (
         "langchain-mcp-adapters==0.3.2",
         "61cd1a09597adb619a9bafb0642938ffc2a9463d699a753f7af0420ea46c381a",
         "LangChain user (tools, MCP content)",
+        TUNING,
         ("pytest", "langgraph"),
     ),
     Codebase(
@@ -146,7 +183,65 @@ CODEBASES = (
         "marvin==3.2.7",
         "b65dd6eb50e34431b95fe473938b036ec8cf23c63e50476192af27bea197f8ee",
         "pydantic-ai user",
+        TUNING,
         ("pytest",),
+    ),
+    Codebase(
+        "langchain-core",
+        "langchain-core==1.8.4",
+        "af8976d6df0b3338dc7c830ebf1c505c0fc05a0e3eb564f4901ed7546a418ab6",
+        "the LangChain SPI itself (its message classes and their users)",
+        TUNING,
+        # Its typing dependency group, as its developers' mypy runs. What mypy still cannot
+        # find (numpy, jinja2, grandalf) defines no message: `Any` either way, so
+        # `ignore_missing_imports` would only silence mypy, and gives the same findings.
+        ("types-pyyaml", "types-requests", "langchain-text-splitters"),
+        # The library, not its tests: the findings issue 27 judged.
+        paths=("langchain_core",),
+        # 1.8.4 requires langchain-protocol>=0.0.22, which the index does not have; 1.8.3's
+        # dependencies (langchain-protocol 0.0.20) define every name 1.8.4 imports from it.
+        dependencies_from="langchain-core==1.8.3",
+    ),
+    Codebase(
+        "langchain-google-genai",
+        "langchain-google-genai==4.4.2",
+        "0872df6de1ebf031c4dad59aead504f168ff31a4d73ea74e52bb1fcdb8f4ab91",
+        "LangChain integration: LangChain messages to Gemini's typed parts",
+        JUDGING,
+        ("pytest",),
+    ),
+    Codebase(
+        "kani",
+        "kani[openai,anthropic,google,mcp]==1.10.0",
+        "16ce3a1b09c283c1ee248804ce589d720208611c9174ad004376221c99b71849",
+        "own ChatMessage (str | list[MessagePart | str] | None), no preset",
+        JUDGING,
+        ("pytest",),
+    ),
+    Codebase(
+        "opentelemetry-instrumentation-anthropic",
+        "opentelemetry-instrumentation-anthropic[instruments]==0.62.4",
+        "861d893c0e20022fa5bee6134cc36c1b5bf847cf831ec0d8b78b0a8267e2a21b",
+        "Anthropic request dicts read into spans (tracing)",
+        JUDGING,
+        # Its test dependency group.
+        ("pytest", "pytest-asyncio", "opentelemetry-sdk", "vcrpy"),
+        # Its package lies in namespace folders (opentelemetry/instrumentation/ have no
+        # __init__.py): without this, mypy names opentelemetry/instrumentation/anthropic/*.py
+        # `anthropic.*`, finds each file twice, and stops (LML904 on every file of it).
+        mypy_ini="[mypy]\nexplicit_package_bases = True\n",
+    ),
+    Codebase(
+        "instructor",
+        "instructor==1.17.0",
+        "aeab1e7f21f5214deedf60e8e264951408057ce21d9589743f533580dc0d6bfb",
+        "OpenAI message dicts, rewritten for other providers",
+        JUDGING,
+        # Anthropic is in its dev group (its tests and Anthropic mode import it).
+        ("pytest", "anthropic"),
+        # The library and its tests, as a mypy user checks them: examples/ holds scripts named
+        # alike (run.py, main.py) in folders that are no packages, on which mypy stops.
+        paths=("instructor", "tests"),
     ),
 )
 
@@ -212,6 +307,33 @@ def fetch(codebase: Codebase) -> Path:
     return root
 
 
+MYPY_CONFIGS = ("mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg")
+ADDED_BY_RUN = "# Added by loomlint's benchmarks/corpus/run.py (the codebase's mypy_ini)."
+
+
+def configure(codebase: Codebase, root: Path) -> None:
+    """Writes the mypy configuration the codebase names (`mypy_ini`), refusing to shadow one
+    of its own."""
+    if codebase.mypy_ini is None:
+        return
+    written = root / "mypy.ini"
+    text = f"{ADDED_BY_RUN}\n{codebase.mypy_ini}"
+    if written.is_file():
+        existing = written.read_text(encoding="utf-8")
+        if existing == text:
+            return
+        if existing.startswith(ADDED_BY_RUN):
+            written.unlink()
+    for name in MYPY_CONFIGS:
+        path = root / name
+        if not path.is_file():
+            continue
+        own = path.read_text(encoding="utf-8")
+        if name.endswith(".ini") or re.search(r"^\[(mypy|tool\.mypy)[\].]", own, re.MULTILINE):
+            sys.exit(f"{path}: {codebase.name} has a mypy configuration of its own")
+    written.write_text(text, encoding="utf-8")
+
+
 def loomlint_dependencies() -> list[str]:
     import tomllib
 
@@ -223,14 +345,20 @@ def environment(codebase: Codebase) -> Path:
     """The codebase's venv: the release with its dependencies, and loomlint's."""
     root = WORK / "venvs" / codebase.name
     python = root / "bin" / "python"
-    wanted = [codebase.requirement, *codebase.extras, *loomlint_dependencies()]
+    release = codebase.dependencies_from or codebase.requirement
+    wanted = [release, *codebase.extras, *loomlint_dependencies()]
+    over = [codebase.requirement] if codebase.dependencies_from else []
     marker = root / ".installed"
-    if marker.exists() and marker.read_text(encoding="utf-8").splitlines() == wanted:
+    recorded = wanted + [f"--no-deps {requirement}" for requirement in over]
+    if marker.exists() and marker.read_text(encoding="utf-8").splitlines() == recorded:
         return python
     print(f"creating {codebase.name}'s venv (once)...", flush=True)
     venv.EnvBuilder(with_pip=True, clear=True).create(root)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
-    marker.write_text("\n".join(wanted) + "\n", encoding="utf-8")
+    pip = [str(python), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, *wanted], check=True)
+    if over:
+        subprocess.run([*pip, "--no-deps", *over], check=True)
+    marker.write_text("\n".join(recorded) + "\n", encoding="utf-8")
     return python
 
 
@@ -253,7 +381,7 @@ def run_loomlint(
         command.append("--no-types")
     if not cache:
         command.append("--no-cache")
-    command += ["--", "."]
+    command += ["--", *codebase.paths]
     env = dict(os.environ, PYTHONPATH=str(checkout), LOOMLINT_NO_DAEMON="1")
     started = time.perf_counter()
     result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
@@ -404,12 +532,19 @@ class Candidate:
         return (self.codebase, self.path, self.text, self.before)
 
 
-def python_files(root: Path) -> Iterator[Path]:
-    for directory, folders, files in os.walk(root):
-        folders[:] = sorted(f for f in folders if f not in SKIPPED_DIRS and not f.startswith("."))
-        for name in sorted(files):
-            if name.endswith(".py"):
-                yield Path(directory) / name
+def python_files(root: Path, paths: Iterable[str] = (".",)) -> Iterator[Path]:
+    """The `.py` files under `paths` (relative to `root`): those a check of them reads."""
+    for top in paths:
+        if (root / top).is_file():
+            yield root / top
+            continue
+        for directory, folders, files in os.walk(root / top):
+            folders[:] = sorted(
+                f for f in folders if f not in SKIPPED_DIRS and not f.startswith(".")
+            )
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    yield Path(directory) / name
 
 
 def miss_candidates(
@@ -417,7 +552,7 @@ def miss_candidates(
 ) -> list[Candidate]:
     found: list[Candidate] = []
     source = SourceCache(root)
-    for file in python_files(root):
+    for file in python_files(root, codebase.paths):
         path = file.relative_to(root).as_posix()
         for number, line in enumerate(source.lines(path), start=1):
             if line.lstrip().startswith("#") or (path, number) in flagged:
@@ -446,6 +581,7 @@ def load_misses() -> dict[tuple[str, str, str, str], Judgement]:
 
 @dataclass
 class Figures:
+    half: str
     lines: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     counts: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
@@ -469,6 +605,12 @@ def precision(true: int, judged: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", choices=[c.name for c in CODEBASES])
+    parser.add_argument(
+        "--half",
+        choices=list(HALVES),
+        help="run one half of the corpus (default: both, each in a table of its own); the "
+        "judging half's findings are listed one by one only with --half judging or --only",
+    )
     parser.add_argument("--no-types-only", action="store_true", help="skip the typed runs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sample", type=int, default=40, help="no-types findings judged")
@@ -492,13 +634,24 @@ def main() -> int:
     everything: list[Finding] = []
     unjudged_rows: list[list[str]] = []
     miss_rows: list[list[str]] = []
+    unlisted: set[str] = set()
     for codebase in CODEBASES:
         if args.only and codebase.name not in args.only:
             continue
+        if args.half and codebase.half != args.half:
+            continue
+        # The judging half is judged once, after the fixes: a run made while fixing counts its
+        # findings but does not show them, unless it was asked for that half or codebase.
+        listed = codebase.half == TUNING or args.half == JUDGING or bool(args.only)
+        if not listed:
+            unlisted.add(codebase.name)
         root = fetch(codebase)
+        configure(codebase, root)
         python = environment(codebase)
-        figures = table[codebase.name] = Figures()
-        figures.lines = sum(len(p.read_bytes().splitlines()) for p in python_files(root))
+        figures = table[codebase.name] = Figures(codebase.half)
+        figures.lines = sum(
+            len(p.read_bytes().splitlines()) for p in python_files(root, codebase.paths)
+        )
         by_mode: dict[str, list[Finding]] = {}
         for mode in modes:
             print(f"== {codebase.name}: loomlint check {mode}...", flush=True)
@@ -521,6 +674,8 @@ def main() -> int:
                 if judgement is not None:
                     judged += 1
                     true += judgement.verdict
+                    continue
+                if not listed:
                     continue
                 unjudged_rows.append(
                     [
@@ -559,7 +714,7 @@ def main() -> int:
         flagged = {(f.path, f.line) for findings in by_mode.values() for f in findings}
         candidates = miss_candidates(codebase, root, flagged)
         open_candidates = [c for c in candidates if c.key not in judged_misses]
-        for candidate in open_candidates:
+        for candidate in open_candidates if listed else ():
             miss_rows.append(
                 [
                     codebase.name,
@@ -585,11 +740,16 @@ def main() -> int:
             json.dumps([f.__dict__ for f in everything], indent=1), encoding="utf-8"
         )
     if args.compare:
-        compare(args.compare, everything, judgements, set(table))
+        compare(args.compare, everything, judgements, set(table), unlisted)
     if args.unjudged_tsv:
         write_rows(args.unjudged_tsv, JUDGEMENTS, unjudged_rows)
     if args.misses_tsv:
         write_rows(args.misses_tsv, MISSES, miss_rows)
+    if unlisted:
+        print(
+            f"\nthe judging half's findings and miss candidates ({', '.join(sorted(unlisted))}) "
+            "are counted, not listed: it is judged once, after the fixes (--half judging)"
+        )
     print_table(table, modes, args)
     return 0
 
@@ -622,18 +782,28 @@ def compare(
     now: list[Finding],
     judgements: dict[Key, Judgement],
     codebases: set[str],
+    unlisted: set[str],
 ) -> None:
     before = [Finding(**raw) for raw in json.loads(saved.read_text(encoding="utf-8"))]
-    before = [f for f in before if f.codebase in codebases and f.mode in {g.mode for g in now}]
-    old = {(f.mode, f.key): f for f in before}
-    new = {(f.mode, f.key): f for f in now}
+    # Only what both runs measured: a codebase or mode the saved run did not have is no change.
+    saved_codebases = {f.codebase for f in before}
+    compared = codebases & saved_codebases
+    modes = {g.mode for g in now} & {f.mode for f in before}
+    old = {(f.mode, f.key): f for f in before if f.codebase in compared and f.mode in modes}
+    new = {(f.mode, f.key): f for f in now if f.codebase in compared and f.mode in modes}
     print(f"\nchanged since {saved}:")
+    if codebases - saved_codebases:
+        print(f"  (not in it: {', '.join(sorted(codebases - saved_codebases))})")
+    hidden: dict[str, int] = {}
     for label, gone, side in (
         ("gone", old.keys() - new.keys(), old),
         ("new", new.keys() - old.keys(), new),
     ):
         for mode, key in sorted(gone, key=lambda k: (side[k].codebase, side[k].path, side[k].line)):
             finding = side[(mode, key)]
+            if finding.codebase in unlisted:
+                hidden[finding.codebase] = hidden.get(finding.codebase, 0) + 1
+                continue
             judgement = judgements.get(key)
             verdict = (
                 "unjudged" if judgement is None else ("true" if judgement.verdict else "false")
@@ -643,10 +813,30 @@ def compare(
                 f"{finding.column} {finding.code} [{verdict}] "
                 f"{judgement.reason if judgement else finding.message}"
             )
+    for name, count in sorted(hidden.items()):
+        print(f"  {name} (judging half): {count} changed, not listed")
 
 
 def print_table(
     table: dict[str, Figures], modes: tuple[str, ...], args: argparse.Namespace
+) -> None:
+    """One table per half, each closed by its total: the tuning half says how the engine does on
+    the code that shaped it, the judging half how it does on code nobody looked at."""
+    for half, about in HALVES.items():
+        rows = {name: figures for name, figures in table.items() if figures.half == half}
+        if rows:
+            print(f"\n{half} half ({about}):")
+            print_half(half, rows, modes, args)
+    seconds = "; ".join(
+        f"{name} " + ", ".join(f"{mode} {s:.0f} s" for mode, s in f.seconds.items())
+        for name, f in table.items()
+    )
+    print(f"\nrun times: {seconds}")
+    print(f"loomlint's raw output: {RESULTS}")
+
+
+def print_half(
+    half: str, table: dict[str, Figures], modes: tuple[str, ...], args: argparse.Namespace
 ) -> None:
     print(
         f"\n| codebase | lines | typed findings (judged) | typed precision | no-types findings "
@@ -654,44 +844,51 @@ def print_table(
         f"| true findings the typed run misses | miss candidates (unjudged) | misses found |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    totals = {mode: [0, 0, 0, 0] for mode in MODES}
+    total = Figures(half)
     for name, figures in table.items():
-        cells = [name, f"{figures.lines:,}"]
-        for mode in MODES:
-            if mode not in figures.counts:
-                cells += ["-", "-"] if mode == "types" else ["-", "-", "-"]
-                continue
-            count, judged, true, measured = figures.counts[mode]
-            for index, value in enumerate((count, judged, true, measured)):
-                totals[mode][index] += value
-            if mode == "types":
-                cells += [
-                    f"{count} ({judged})",
-                    f"{precision(true, judged)} ({true}/{judged})",
-                ]
-            else:
-                cells += [
-                    str(count),
-                    f"{judged}/{measured}",
-                    f"{precision(true, judged)} ({true}/{judged})",
-                ]
-        candidates, unjudged, real, found = figures.misses
-        typed_misses = "-" if figures.typed_misses is None else str(figures.typed_misses)
-        cells += [typed_misses, f"{candidates} ({unjudged})", f"{found}/{real}"]
-        print("| " + " | ".join(cells) + " |")
+        print(row(name, figures))
+        total.lines += figures.lines
+        for mode, counts in figures.counts.items():
+            before = total.counts.get(mode, (0, 0, 0, 0))
+            total.counts[mode] = tuple_sum(before, counts)
+        total.misses = tuple_sum(total.misses, figures.misses)
+        if figures.typed_misses is not None:
+            total.typed_misses = (total.typed_misses or 0) + figures.typed_misses
+    print(row(f"**{half}**", total))
     summary = []
     for mode in modes:
-        count, judged, true, _ = totals[mode]
+        count, judged, true, _ = total.counts.get(mode, (0, 0, 0, 0))
         summary.append(
             f"{mode}: {true}/{judged} true ({precision(true, judged)}) of {count} findings"
         )
-    print("all: " + "; ".join(summary))
-    seconds = "; ".join(
-        f"{name} " + ", ".join(f"{mode} {s:.0f} s" for mode, s in f.seconds.items())
-        for name, f in table.items()
-    )
-    print(f"run times: {seconds}")
-    print(f"loomlint's raw output: {RESULTS}")
+    print(f"{half}: " + "; ".join(summary))
+
+
+def tuple_sum(
+    left: tuple[int, int, int, int], right: tuple[int, int, int, int]
+) -> tuple[int, int, int, int]:
+    return (left[0] + right[0], left[1] + right[1], left[2] + right[2], left[3] + right[3])
+
+
+def row(name: str, figures: Figures) -> str:
+    cells = [name, f"{figures.lines:,}"]
+    for mode in MODES:
+        if mode not in figures.counts:
+            cells += ["-", "-"] if mode == "types" else ["-", "-", "-"]
+            continue
+        count, judged, true, measured = figures.counts[mode]
+        if mode == "types":
+            cells += [f"{count} ({judged})", f"{precision(true, judged)} ({true}/{judged})"]
+        else:
+            cells += [
+                str(count),
+                f"{judged}/{measured}",
+                f"{precision(true, judged)} ({true}/{judged})",
+            ]
+    candidates, unjudged, real, found = figures.misses
+    typed_misses = "-" if figures.typed_misses is None else str(figures.typed_misses)
+    cells += [typed_misses, f"{candidates} ({unjudged})", f"{found}/{real}"]
+    return "| " + " | ".join(cells) + " |"
 
 
 if __name__ == "__main__":

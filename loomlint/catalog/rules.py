@@ -72,6 +72,9 @@ class Sink:
     # A call that reports a problem (a warning, an error log): a single part named in it is a
     # diagnostic about that part, not a leak of content.
     diagnostic: bool = False
+    # A use that only iterates its argument or counts its items (``len``, ``list``): the empty
+    # string gives what an empty list gives there.
+    items_only: bool = False
 
     def matches_method_name(self, name: str) -> bool:
         """Whether a method called ``name`` on an unknown receiver is this sink by name alone."""
@@ -330,6 +333,7 @@ _SINK_KEYS = frozenset(
         "receiver",
         "serialises",
         "diagnostic",
+        "items-only",
     }
 )
 _SERIALISERS = frozenset({"json"})
@@ -383,6 +387,7 @@ def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) 
         receiver=receiver,
         serialises=serialises,
         diagnostic=_flag(entry, "diagnostic", where),
+        items_only=_flag(entry, "items-only", where),
     )
 
 

@@ -435,6 +435,8 @@ class _Judging:
             return None
         if kind is ContentKind.PART and self._classifier.in_diagnostic(node):
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
+        if position.items_only and value.empty_text:
+            return None  # for item in ("" or parts): the empty string has no items either
         return value, kind, position
 
     def uses_of(self, analysis: FlowAnalysis) -> UsesOf:
@@ -526,7 +528,7 @@ def _with_lines(value: Value, positions: Mapping[cst.CSTNode, CodeRange]) -> Val
     origins = frozenset(
         replace(origin, line=positions[origin.node].start.line) for origin in value.origins
     )
-    return Value(value.kind, origins, value.alias)
+    return replace(value, origins=origins)
 
 
 def _verified(value: Value, view: TypeView) -> Value | None:
@@ -554,7 +556,7 @@ def _verified(value: Value, view: TypeView) -> Value | None:
     )
     if origins == value.origins:
         return value
-    return Value(value.kind, origins, value.alias) if origins else None
+    return replace(value, origins=origins) if origins else None
 
 
 def _is_field_origin(fact: ExprFact | None) -> bool:
@@ -566,8 +568,11 @@ def _typed_kind(fact: ExprFact, syntactic: Value | None) -> ContentKind | None:
 
     A value known to come from content (a field read, or a local the flow tracked from one) is
     judged by its shape: ``str | list[dict]`` is the union, whatever its items. Anything else
-    must carry the SPI's part types to count.
+    must carry the SPI's part types to count. A branch the flow carried from a narrowed value
+    to a copy of it, or from call sites to a parameter, stands: mypy relates neither.
     """
+    if syntactic is not None and syntactic.carried:
+        return None if syntactic.kind is ContentKind.TEXT else syntactic.kind
     if fact.kind in (ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART):
         return fact.kind
     known_content = fact.field_origin or syntactic is not None

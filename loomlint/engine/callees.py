@@ -73,6 +73,40 @@ def parameter_for(
     return positional[index + bound]
 
 
+def private_call_sites(index: ModuleIndex) -> dict[cst.FunctionDef, list[cst.Call]]:
+    """The module's private functions and methods (``_name``, not decorated) every use of
+    which in the module is a call that names them, with those calls: all their call sites, as
+    far as a private name lets the module know. A name used otherwise (passed on, stored,
+    rebound) keeps its function out."""
+    private = {
+        function.name.value: function
+        for function in index.functions
+        if _is_private(function.name.value) and not function.decorators
+    }
+    if not private:
+        return {}
+    sites: dict[cst.FunctionDef, list[cst.Call]] = {}
+    excluded: set[cst.FunctionDef] = set()
+    for node, family in index.family_nodes:
+        kind, _, name = family.partition(":")
+        function = private.get(name) if kind in ("name", "attr") else None
+        if function is None:
+            continue
+        call = index.parent(node)
+        named = (
+            local_callee(index, call) if isinstance(call, cst.Call) and call.func is node else None
+        )
+        if named is not None and named[0] is function:
+            sites.setdefault(function, []).append(call)  # type: ignore[arg-type]
+        else:
+            excluded.add(function)
+    return {function: calls for function, calls in sites.items() if function not in excluded}
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
 def _enclosing_method(
     index: ModuleIndex, node: cst.CSTNode
 ) -> tuple[cst.FunctionDef | None, cst.ClassDef | None]:

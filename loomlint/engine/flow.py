@@ -14,6 +14,8 @@ engine replaces the *kind* by mypy's narrowed type and keeps these origins for i
 
 from __future__ import annotations
 
+import enum
+import heapq
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,7 +26,7 @@ import libcst as cst
 from loomlint.catalog.rules import Unrelated
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine.budget import Deadline
-from loomlint.engine.callees import local_callee, parameter_for
+from loomlint.engine.callees import local_callee, parameter_for, private_call_sites
 from loomlint.engine.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
@@ -32,7 +34,14 @@ from loomlint.engine.evidence import (
 )
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex
-from loomlint.engine.syntax import all_params, dotted_name, single_index, string_value, suite_body
+from loomlint.engine.syntax import (
+    all_params,
+    dotted_name,
+    is_text_literal,
+    single_index,
+    string_value,
+    suite_body,
+)
 from loomlint.engine.tree import child_nodes, is_expression
 from loomlint.engine.typefacts import ContentKind
 
@@ -59,12 +68,37 @@ class Origin:
         return self.how in ("capture", "unpack")
 
 
+class Basis(enum.IntEnum):
+    """How the flow knows a narrowed kind, which decides whether it stands where mypy's types
+    say otherwise. Joining two facts keeps the weaker basis (the larger)."""
+
+    # A test or an assignment that mypy narrows alike: with types, mypy's type decides.
+    TESTED = 0
+    # Carried from a narrowed value to another by a relation mypy does not track: a copy made
+    # while the narrowing held, or a parameter whose every call site passes a narrowed value.
+    # The flow's kind stands with types too.
+    CARRIED = 1
+    # What syntax alone suggests (an annotation's class, a response shape): mypy's declared
+    # types supersede it.
+    EVIDENCE = 2
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     kind: ContentKind
     origins: frozenset[Origin]
     # The local name the value was loaded from, if any (``c`` in ``c.strip()``).
     alias: str | None = None
+    basis: Basis = Basis.TESTED
+    # On its string branch the value can only be the empty string: the test that let a string
+    # through required it to be falsy (``c if not c else ...``). Iterating or measuring it
+    # then does what it does to an empty list.
+    empty_text: bool = False
+
+    @property
+    def carried(self) -> bool:
+        """Whether the kind stands with types: narrowed by a relation mypy does not track."""
+        return self.basis is Basis.CARRIED and self.kind is not ContentKind.CONTENT
 
 
 def join_values(a: Value | None, b: Value | None) -> Value | None:
@@ -73,7 +107,19 @@ def join_values(a: Value | None, b: Value | None) -> Value | None:
     if b is None or a == b:
         return a
     kind = a.kind if a.kind is b.kind else ContentKind.CONTENT
-    return Value(kind, a.origins | b.origins, a.alias if a.alias == b.alias else None)
+    return Value(
+        kind,
+        a.origins | b.origins,
+        a.alias if a.alias == b.alias else None,
+        max(a.basis, b.basis) if a.kind is b.kind else Basis.TESTED,
+        _text_is_empty(a.kind, a.empty_text) and _text_is_empty(b.kind, b.empty_text),
+    )
+
+
+def _text_is_empty(kind: ContentKind, empty_text: bool) -> bool:
+    """Whether a value of ``kind`` can only be the empty string where it is a string (a list
+    of parts has no string branch at all)."""
+    return empty_text or kind is ContentKind.PARTS
 
 
 @dataclass(slots=True)
@@ -81,8 +127,12 @@ class Env:
     """What is known at one program point."""
 
     names: dict[str, Value] = field(default_factory=dict[str, Value])
-    # Narrowed branch of content reads by their normalised source text (``m.content``).
+    # Narrowed branch of content reads by their normalised source text (``m.content``), and
+    # how it is known (absent: ``Basis.TESTED``).
     paths: dict[str, ContentKind] = field(default_factory=dict[str, ContentKind])
+    bases: dict[str, Basis] = field(default_factory=dict[str, Basis])
+    # Content reads whose string branch can only be the empty string (``Value.empty_text``).
+    empty: frozenset[str] = frozenset()
     # Names known not to be messages (``r = httpx.get(...)``, ``with open(p) as f``).
     foreign: frozenset[str] = frozenset()
     # Names bound to a chat message by where they came from (``for m in state["messages"]``,
@@ -90,7 +140,14 @@ class Env:
     messages: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
-        return Env(dict(self.names), dict(self.paths), self.foreign, self.messages)
+        return Env(
+            dict(self.names),
+            dict(self.paths),
+            dict(self.bases),
+            self.empty,
+            self.foreign,
+            self.messages,
+        )
 
     def bind(
         self, name: str, value: Value | None, *, foreign: bool = False, message: bool = False
@@ -104,10 +161,31 @@ class Env:
             self.messages = self.messages | {name} if message else self.messages - {name}
         self.forget_paths_of(name)
 
+    def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
+        self.paths[path] = kind
+        if basis is Basis.TESTED:
+            self.bases.pop(path, None)
+        else:
+            self.bases[path] = basis
+
+    def basis_of(self, path: str) -> Basis:
+        return self.bases.get(path, Basis.TESTED)
+
     def forget_paths_of(self, root: str) -> None:
-        stale = [p for p in self.paths if p == root or p.startswith((root + ".", root + "["))]
+        """``root`` is bound anew: what was known below it, or below an item it indexed
+        (``messages[idx].content`` when ``idx`` is), no longer holds."""
+        below = (root + ".", root + "[")
+        indexing = (f"[{root}]", f"[{root}.", f"[{root}[")
+        stale = [
+            p
+            for p in (*self.paths, *self.empty)
+            if p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
+        ]
         for path in stale:
-            del self.paths[path]
+            self.paths.pop(path, None)
+            self.bases.pop(path, None)
+        if stale:
+            self.empty = self.empty - set(stale)
 
 
 def join_envs(a: Env | None, b: Env | None) -> Env | None:
@@ -119,7 +197,18 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
     for name, value in b.names.items():
         names[name] = join_values(names.get(name), value) or value
     paths = {p: k for p, k in a.paths.items() if b.paths.get(p) is k}
-    return Env(names, paths, a.foreign & b.foreign, a.messages & b.messages)
+    bases: dict[str, Basis] = {}
+    for path in paths:
+        basis = max(a.basis_of(path), b.basis_of(path))
+        if basis is not Basis.TESTED:
+            bases[path] = basis
+    empty = frozenset(
+        p
+        for p in a.empty | b.empty
+        if _text_is_empty(a.paths.get(p, ContentKind.CONTENT), p in a.empty)
+        and _text_is_empty(b.paths.get(p, ContentKind.CONTENT), p in b.empty)
+    )
+    return Env(names, paths, bases, empty, a.foreign & b.foreign, a.messages & b.messages)
 
 
 def join_all(envs: Iterable[Env | None]) -> Env | None:
@@ -136,6 +225,8 @@ def _same(a: Env | None, b: Env | None) -> bool:
     return (
         a.names == b.names
         and a.paths == b.paths
+        and a.bases == b.bases
+        and a.empty == b.empty
         and a.foreign == b.foreign
         and a.messages == b.messages
     )
@@ -147,7 +238,62 @@ class _Narrowing:
 
     key: str
     is_path: bool
-    kind: ContentKind
+    # None: the test says nothing of the branch (a truth test).
+    kind: ContentKind | None
+    # The test was false: on its string branch the value is the empty string.
+    falsy: bool = False
+
+
+# What syntax's evidence says below one argument at one call site, by path suffix
+# (``['content']`` below ``choice['delta']``): the branch.
+_Below = dict[str, ContentKind]
+
+
+def _evidence_below(env: Env, source: str) -> _Below:
+    """The evidence ``env`` holds below the path ``source`` (a response shape's text)."""
+    prefixes = (source + ".", source + "[")
+    return {
+        path[len(source) :]: kind
+        for path, kind in env.paths.items()
+        if path.startswith(prefixes) and env.basis_of(path) is Basis.EVIDENCE
+    }
+
+
+@dataclass(slots=True)
+class _CallSites:
+    """A private function's call sites (``callees.private_call_sites``), and the evidence
+    each held below the arguments it passed, by parameter: what holds at every one holds at
+    the body's entry (``_convert_delta(choice["delta"])``: the parameter's ``content`` is a
+    stream delta's text). Only evidence is carried: a module cannot know every caller of its
+    private functions (another package may import one), so a narrowing by a test at the call
+    sites is no proof of what the body receives; evidence is a likelihood either way, and
+    mypy's declared types still supersede it."""
+
+    calls: frozenset[cst.Call]
+    seen: set[cst.Call] = field(default_factory=set[cst.Call])
+    known: dict[str, _Below] | None = None
+
+    def note(self, call: cst.Call, by_parameter: dict[str, _Below]) -> None:
+        self.seen.add(call)
+        if self.known is None:
+            self.known = by_parameter
+            return
+        self.known = {
+            name: {
+                suffix: kind
+                for suffix, kind in below.items()
+                if by_parameter.get(name, {}).get(suffix) is kind
+            }
+            for name, below in self.known.items()
+        }
+
+    def bind(self, env: Env, function: cst.FunctionDef) -> None:
+        if self.known is None or not self.seen.issuperset(self.calls):
+            return  # a call site the flow never reached: nothing is known of it
+        for param in all_params(function.params):
+            name = param.name.value
+            for suffix, kind in self.known.get(name, {}).items():
+                env.narrow_path(name + suffix, kind, Basis.EVIDENCE)
 
 
 @dataclass(slots=True)
@@ -191,14 +337,76 @@ class FlowAnalysis:
         # (function, parameter name); shared with the analyses that compute them.
         self._parameter_flows: dict[tuple[cst.FunctionDef, str], dict[cst.BaseExpression, Value]]
         self._parameter_flows = {}
+        # The private functions whose every call site is in this module (``run`` fills it).
+        self._call_sites: dict[cst.FunctionDef, _CallSites] = {}
 
     # --- driver -------------------------------------------------------------------------------
 
     def run(self) -> dict[cst.BaseExpression, Value]:
+        self._call_sites = {
+            function: _CallSites(frozenset(calls))
+            for function, calls in private_call_sites(self._index).items()
+        }
         self._run_scope(self._module, Env(), self._module.body)
-        for function in self._index.functions:
+        for function in self._callers_first():
             self._run_function(function)
         return self.values
+
+    def _callers_first(self) -> list[cst.FunctionDef]:
+        """The module's functions in the order their flow runs: each after the function that
+        contains it (its closure's names) and a private one (``_CallSites``) after the
+        functions that call it, so that what every call site knows of its arguments is known
+        when its body runs. A function in a cycle of calls runs without its call sites'."""
+        functions = self._index.functions
+        position = {function: number for number, function in enumerate(functions)}
+        after: dict[cst.FunctionDef, set[cst.FunctionDef]] = {f: set() for f in functions}
+        for function in functions:
+            enclosing = _scope_of(self._index, function)
+            if isinstance(enclosing, cst.FunctionDef):
+                after[function].add(enclosing)
+            sites = self._call_sites.get(function)
+            for call in sites.calls if sites is not None else ():
+                caller = _scope_of(self._index, call)
+                if isinstance(caller, cst.FunctionDef):
+                    after[function].add(caller)
+        waiting = {f: len(before) for f, before in after.items()}
+        unblocks: dict[cst.FunctionDef, list[cst.FunctionDef]] = {}
+        for function, before in after.items():
+            for prior in before:
+                unblocks.setdefault(prior, []).append(function)
+        ready = [position[f] for f, count in waiting.items() if count == 0]
+        heapq.heapify(ready)
+        order: list[cst.FunctionDef] = []
+        while len(order) < len(functions):
+            if not ready:
+                # A cycle: the first function left whose enclosing one has run goes without
+                # its call sites' knowledge.
+                stuck = min(
+                    (
+                        f
+                        for f, count in waiting.items()
+                        if count > 0 and self._encloser_ran(f, waiting)
+                    ),
+                    key=position.__getitem__,
+                )
+                self._call_sites.pop(stuck, None)
+                waiting[stuck] = 0
+                ready.append(position[stuck])
+            function = functions[heapq.heappop(ready)]
+            if waiting[function] < 0:
+                continue
+            waiting[function] = -1
+            order.append(function)
+            for blocked in unblocks.get(function, ()):
+                if waiting[blocked] > 0:
+                    waiting[blocked] -= 1
+                    if waiting[blocked] == 0:
+                        heapq.heappush(ready, position[blocked])
+        return order
+
+    def _encloser_ran(self, function: cst.FunctionDef, waiting: dict[cst.FunctionDef, int]) -> bool:
+        enclosing = _scope_of(self._index, function)
+        return not isinstance(enclosing, cst.FunctionDef) or waiting[enclosing] < 0
 
     def _run_scope(
         self,
@@ -219,6 +427,9 @@ class FlowAnalysis:
         for param in all_params(function.params):
             self._bind_param(env, param)
         self._bind_self(env, function)
+        sites = self._call_sites.get(function)
+        if sites is not None:
+            sites.bind(env, function)
         saved = self._function
         self._function = function
         self._run_scope(function, env, suite_body(function.body))
@@ -265,6 +476,21 @@ class FlowAnalysis:
             for node, value in self.values.items()
             if any(origin.node is param for origin in value.origins)
         }
+
+    def _note_call_site(self, call: cst.Call, env: Env) -> None:
+        """At a call of a private function, the evidence below each argument passed."""
+        callee = local_callee(self._index, call) if self._call_sites else None
+        sites = self._call_sites.get(callee[0]) if callee is not None else None
+        if callee is None or sites is None or call not in sites.calls:
+            return
+        function, bound = callee
+        by_parameter: dict[str, _Below] = {}
+        for arg in call.args:
+            param = parameter_for(function, call, arg, bound)
+            source = path_key(arg.value) if param is not None else None
+            if param is not None and source is not None:
+                by_parameter[param.name.value] = _evidence_below(env, source)
+        sites.note(call, by_parameter)
 
     def _returned(self, call: cst.Call) -> Value | None:
         """The content a call of a function of this module hands back: an argument whose
@@ -532,6 +758,7 @@ class FlowAnalysis:
             if value_node is not None:
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
+                self._copy_paths(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -557,11 +784,97 @@ class FlowAnalysis:
             self._assign(target.value, None, None, env)
             return
         self._forget_target(target, env)
+        read = self.content_read(target) if value_node is not None else None
+        if read is not None and read[1] is not None and value_node is not None:
+            self._narrow_assigned(env, read[1], value_node, value)
 
     def _forget_target(self, target: cst.BaseExpression, env: Env) -> None:
         path = self._path_of(target)
         if path is not None:
             env.forget_paths_of(path)
+
+    def _narrow_assigned(
+        self, env: Env, path: str, value_node: cst.BaseExpression, value: Value | None
+    ) -> None:
+        """``m.content = list(parts)``: the field holds the branch assigned to it, as mypy
+        narrows a declared union on assignment (``copy.content = copy.content[:-1]`` keeps
+        what was known of the value assigned)."""
+        if value is not None and value.kind in (ContentKind.TEXT, ContentKind.PARTS):
+            env.narrow_path(path, value.kind, value.basis)
+            if value.empty_text:
+                env.empty = env.empty | {path}
+            return
+        kind = _display_kind(value_node, self._index)
+        if kind is not None:
+            env.narrow_path(path, kind)
+            if string_value(value_node) == "":
+                env.empty = env.empty | {path}
+
+    def _copy_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``c = m.model_copy()`` while ``isinstance(m.content, list)`` holds: ``c.content``
+        is that list too, however ``m`` changes later. What a test established below the
+        original is carried to the copy (``Basis.CARRIED``: mypy does not relate the two)."""
+        original = self._copied(value_node)
+        source = path_key(original) if original is not None else None
+        if source is None or source == name:
+            return
+        below = (source + ".", source + "[")
+        for path, kind in list(env.paths.items()):
+            if path.startswith(below):
+                basis = env.basis_of(path)
+                carried = Basis.EVIDENCE if basis is Basis.EVIDENCE else Basis.CARRIED
+                env.narrow_path(name + path[len(source) :], kind, carried)
+        env.empty = env.empty | {name + p[len(source) :] for p in env.empty if p.startswith(below)}
+
+    def _copied(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The value ``node`` is a copy of, with every content field as it was: ``m.copy()``,
+        ``m.model_copy(deep=True)``, ``copy.copy(m)``, ``copy.deepcopy(m)``,
+        ``dataclasses.replace(m, other=...)``, ``dict(m)``. None for anything else, and for a
+        copy that sets a content field (``update={"content": ...}``, ``replace(m, content=...)``)
+        or may (``update=changes``, ``**changes``, ``exclude=...``)."""
+        if not isinstance(node, cst.Call):
+            return None
+        func = node.func
+        qualified = self._index.names.qualified(func)
+        if qualified not in _COPY_FUNCTIONS:
+            if not (isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS):
+                return None
+            keywords_only = all(arg.keyword is not None for arg in node.args)
+            if keywords_only and all(self._keeps_content(arg) for arg in node.args):
+                return func.value
+            return None
+        if not node.args:
+            return None
+        first, rest = node.args[0], node.args[1:]
+        if first.keyword is not None or first.star:
+            return None
+        if qualified == "copy.deepcopy":
+            return first.value if len(rest) <= 1 else None  # deepcopy(x, memo)
+        if qualified == "copy.copy":
+            return first.value if not rest else None
+        # replace(m, **changes), dict(m, **changes): every change named, none a content field
+        return first.value if all(self._names_other_field(arg) for arg in rest) else None
+
+    def _keeps_content(self, arg: cst.Arg) -> bool:
+        """An argument of ``model_copy``/``copy`` that leaves the content fields as they are:
+        ``deep=``, or ``update=`` a dict display whose keys are other fields."""
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "deep":
+            return True
+        if keyword != "update" or not isinstance(arg.value, cst.Dict):
+            return False
+        keys = [
+            string_value(element.key) if isinstance(element, cst.DictElement) else None
+            for element in arg.value.elements
+        ]
+        return all(key is not None and key not in self._spi.content_fields for key in keys)
+
+    def _names_other_field(self, arg: cst.Arg) -> bool:
+        return (
+            arg.keyword is not None
+            and not arg.star
+            and arg.keyword.value not in self._spi.content_fields
+        )
 
     def _summarise(self, name: str, value: Value | None) -> None:
         if value is not None:
@@ -652,7 +965,7 @@ class FlowAnalysis:
         if kind is not None:
             captured = Value(kind, captured.origins)
             if path is not None:
-                env.paths[path] = kind
+                env.narrow_path(path, kind)
         if isinstance(pattern, cst.MatchAs):
             if pattern.name is not None:
                 env.bind(pattern.name.value, captured)
@@ -714,14 +1027,19 @@ class FlowAnalysis:
             container = self._eval(node.value, env)
             for element in node.slice:
                 self._eval_children(element, env)
-            if container is not None and container.kind is ContentKind.PARTS:
-                return Value(ContentKind.PART, container.origins)
+            if container is None or container.kind not in (ContentKind.PARTS, ContentKind.TEXT):
+                return None
+            if any(isinstance(element.slice, cst.Slice) for element in node.slice):
+                return replace(container, alias=None)  # a slice of a list is a list
+            if container.kind is ContentKind.PARTS:
+                return Value(ContentKind.PART, container.origins, basis=container.basis)
             return None
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             self._eval_comprehension(node, env)
             return None
         if isinstance(node, cst.Call):
             self._eval_children(node, env)
+            self._note_call_site(node, env)
             returned = self._returned(node)
             if returned is not None:
                 self._record(node, returned)
@@ -788,19 +1106,25 @@ class FlowAnalysis:
             return None
         if not self._spi.dict_messages and _is_item_read(node):
             return None  # no active SPI has dict messages: ``d["content"]`` is some dict's
-        kind = _path_kind(env, path) if path is not None else ContentKind.CONTENT
+        kind, basis = (
+            _path_kind(env, path) if path is not None else (ContentKind.CONTENT, Basis.TESTED)
+        )
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
-            kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver)) or kind
+            classes_kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver))
+            if classes_kind is not None:
+                kind, basis = classes_kind, Basis.EVIDENCE
         if kind is ContentKind.CONTENT and any(
             _matches_shape(node, shape) for shape in self._spi.text_only_reads
         ):
-            kind = ContentKind.TEXT  # response.choices[0].message.content: a response's text
+            # response.choices[0].message.content: a response's text
+            kind, basis = ContentKind.TEXT, Basis.EVIDENCE
         if kind is ContentKind.OTHER:
             return None
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
         origin = Origin(node, self._line(node), self._text(receiver), "read", evidence)
-        return Value(kind, frozenset({origin}))
+        empty_text = path is not None and path in env.empty
+        return Value(kind, frozenset({origin}), basis=basis, empty_text=empty_text)
 
     def _names_message(self, node: cst.BaseExpression, env: Env) -> bool:
         """Whether syntax says ``node`` is one chat message: an item of a collection named
@@ -901,21 +1225,31 @@ class FlowAnalysis:
 
     def _apply(self, fact: _Narrowing, env: Env) -> None:
         if fact.is_path:
-            env.paths[fact.key] = fact.kind
+            if fact.kind is not None:
+                env.narrow_path(fact.key, fact.kind)
+            if fact.falsy:
+                env.empty = env.empty | {fact.key}
             return
         value = env.names.get(fact.key)
         if value is None:
             return
         if fact.kind is ContentKind.OTHER:
             del env.names[fact.key]  # narrowed to neither branch: not content here
-        else:
-            env.names[fact.key] = Value(fact.kind, value.origins)
+        elif fact.kind is not None:
+            env.names[fact.key] = replace(value, kind=fact.kind, basis=Basis.TESTED)
+        if fact.falsy and fact.key in env.names:
+            env.names[fact.key] = replace(env.names[fact.key], empty_text=True)
 
     def _facts_of(self, test: cst.BaseExpression, env: Env, truth: bool) -> list[_Narrowing]:
         if isinstance(test, cst.Call):
             return self._call_facts(test, env, truth)
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             return self._comparison_facts(test, env, truth)
+        if not truth:
+            # ``if not c:`` / ``c if c else ...``: a string that fails a truth test is "".
+            subject = self._key_of(test, env)
+            if subject is not None:
+                return [_Narrowing(subject.key, subject.is_path, None, falsy=True)]
         return []
 
     def _call_facts(self, test: cst.Call, env: Env, truth: bool) -> list[_Narrowing]:
@@ -1002,12 +1336,12 @@ class FlowAnalysis:
         kind = self._evidence.annotation_kind(annotation)
         if kind is not None:
             for field in self._spi.content_fields:
-                env.paths[f"{name}.{field}"] = kind
+                env.narrow_path(f"{name}.{field}", kind, Basis.EVIDENCE)
         # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
         # of the project (``state: State``), what its fields' classes say.
         for suffix, member_kind in self._evidence.member_kinds(annotation):
             for field in self._spi.content_fields:
-                env.paths[f"{name}{suffix}.{field}"] = member_kind
+                env.narrow_path(f"{name}{suffix}.{field}", member_kind, Basis.EVIDENCE)
 
     def _bind_elements(
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
@@ -1036,15 +1370,27 @@ class FlowAnalysis:
         if source is None:
             return
         for content_field in self._spi.content_fields:
-            kind = env.paths.get(f"{source}[*].{content_field}")
+            items = f"{source}[*].{content_field}"
+            kind = env.paths.get(items)
             if kind is not None:
-                env.paths[f"{target.value}.{content_field}"] = kind
+                env.narrow_path(f"{target.value}.{content_field}", kind, env.basis_of(items))
 
     def _bind_read_shapes(
         self, env: Env, name: str, node: cst.BaseExpression, *, element: bool
     ) -> None:
         """``message = response.choices[0].message`` (or ``for choice in response.choices``):
         the rest of a text-only read shape below ``name`` is text (``message.content``)."""
+        for path in self._read_shape_paths(name, node, element=element):
+            env.narrow_path(path, ContentKind.TEXT, Basis.EVIDENCE)
+
+    def _read_shape_paths(self, name: str, node: cst.BaseExpression, *, element: bool) -> set[str]:
+        """The text-only read paths below ``name`` bound to ``node``: of a read shape's start
+        (``response.choices``), or of every operand of ``a or b`` (``chunk.get("choices", [])
+        or chunk.get("chunk", {}).get("choices", [])``)."""
+        if isinstance(node, cst.BooleanOperation):
+            left = self._read_shape_paths(name, node.left, element=element)
+            return left & self._read_shape_paths(name, node.right, element=element)
+        found: set[str] = set()
         for shape in self._spi.text_only_reads:
             for split in range(len(shape) - 1, 0, -1):
                 rest = shape[split:]
@@ -1053,26 +1399,31 @@ class FlowAnalysis:
                         continue
                     rest = rest[1:]
                 if rest and _matches_shape(node, shape[:split]):
-                    for path in _shape_paths(name, rest):
-                        env.paths[path] = ContentKind.TEXT
+                    found.update(_shape_paths(name, rest))
                     break
+        return found
 
     def _alias_paths(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
         """``notes = state["notes"]``: what is known below ``state['notes']`` is known below
-        ``notes``."""
+        ``notes``; ``choice = choices[0]``, what is known of every item (``choices[*]``)."""
         source = path_key(value_node)
         if source is None or source == name:
             return
-        for path, kind in list(env.paths.items()):
-            if path.startswith((source + ".", source + "[")):
-                env.paths[name + path[len(source) :]] = kind
+        sources = [source]
+        items = _INTEGER_INDEX.sub("[*]", source) if "[" in source else source
+        if items != source:
+            sources.append(items)
+        for known in reversed(sources):  # the item itself last: what it knows wins
+            for path, kind in list(env.paths.items()):
+                if path.startswith((known + ".", known + "[")):
+                    env.narrow_path(name + path[len(known) :], kind, env.basis_of(path))
 
     def _bind_instance(self, env: Env, name: str, classes: Sequence[cst.BaseExpression]) -> None:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
         kind = self._evidence.kind_of_classes(classes) if classes else None
         if kind is not None:
             for field in self._spi.content_fields:
-                env.paths[f"{name}.{field}"] = kind
+                env.narrow_path(f"{name}.{field}", kind, Basis.EVIDENCE)
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
@@ -1149,15 +1500,45 @@ _ORDER_PRESERVING = frozenset(
     }
 )
 _INTEGER_INDEX = re.compile(r"\[-?\d+\]")
+# What copies a message, a dataclass or a dict, content included (``FlowAnalysis._copied``).
+_COPY_METHODS = frozenset({"copy", "model_copy"})
+_COPY_FUNCTIONS = frozenset(
+    {"copy.copy", "copy.deepcopy", "copy.replace", "dataclasses.replace", "builtins.dict"}
+)
+# Displays and constructors of one branch: assigned to a content field, they narrow it.
+_TEXT_CONSTRUCTORS = frozenset({"builtins.str"})
+_PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
 
 
-def _path_kind(env: Env, path: str) -> ContentKind:
-    """What is known of a content read's path: narrowed itself, or (``notes[0].content``) as
-    an item of a sequence whose items' class is known (``notes[*].content``)."""
+def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind | None:
+    """The branch a value is by its syntax: a string or f-string, ``str(...)``; a list or
+    tuple display or comprehension, ``list(...)``."""
+    if is_text_literal(node):
+        return ContentKind.TEXT
+    if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):
+        return ContentKind.PARTS
+    if isinstance(node, cst.Call):
+        qualified = index.names.qualified(node.func)
+        if qualified in _TEXT_CONSTRUCTORS:
+            return ContentKind.TEXT
+        if qualified in _PARTS_CONSTRUCTORS:
+            return ContentKind.PARTS
+    return None
+
+
+def _path_kind(env: Env, path: str) -> tuple[ContentKind, Basis]:
+    """What is known of a content read's path, and how: narrowed itself, or
+    (``notes[0].content``) as an item of a sequence whose items' class is known
+    (``notes[*].content``)."""
     kind = env.paths.get(path)
     if kind is None and "[" in path:
-        kind = env.paths.get(_INTEGER_INDEX.sub("[*]", path))
-    return kind if kind is not None else ContentKind.CONTENT
+        items = _INTEGER_INDEX.sub("[*]", path)
+        kind = env.paths.get(items)
+        if kind is not None:
+            return kind, env.basis_of(items)
+    if kind is None:
+        return ContentKind.CONTENT, Basis.TESTED
+    return kind, env.basis_of(path)
 
 
 def path_key(node: cst.BaseExpression) -> str | None:
@@ -1193,19 +1574,19 @@ def _element_of(value: Value | None) -> Value | None:
     # Iterating a narrowed parts list yields parts; iterating the union is itself the misuse
     # (reported there), so its elements are not tracked further.
     if value is not None and value.kind is ContentKind.PARTS:
-        return Value(ContentKind.PART, value.origins)
+        return Value(ContentKind.PART, value.origins, basis=value.basis)
     return None
 
 
 def _as_unpacked(value: Value) -> Value:
     origins = frozenset(replace(o, how="unpack") if o.how == "read" else o for o in value.origins)
-    return Value(value.kind, origins)
+    return replace(value, origins=origins, alias=None)
 
 
 def _as_captured(value: Value, pattern: cst.MatchAs) -> Value:
     del pattern
     origins = frozenset(replace(o, how="capture") if o.how == "read" else o for o in value.origins)
-    return Value(value.kind, origins)
+    return replace(value, origins=origins, alias=None)
 
 
 # The last word of a name that holds a collection of chat messages.

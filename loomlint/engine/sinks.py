@@ -117,6 +117,9 @@ class Position:
     # Completes "<origin> ...": "is coerced to str by an f-string".
     description: str
     fix: FixPlan | None = None
+    # The use only iterates the value or counts its items (a loop, ``len()``): a value whose
+    # string branch can only be "" is safe there.
+    items_only: bool = False
     # The branch the use gets wrong: a list of parts (the code reads a string), or text (a loop
     # that picks text parts gets none from a string's characters).
     misses: Misses = "parts"
@@ -294,7 +297,7 @@ class PositionClassifier:
         if isinstance(parent, cst.WithItem):
             return _use("is used as a context manager") if parent.item is position else None
         if isinstance(parent, cst.From) and isinstance(self._index.parent(parent), cst.Yield):
-            return _use("is iterated by `yield from`")
+            return Position("use", "is iterated by `yield from`", items_only=True)
         return None
 
     def _target_index(self, comparison: cst.Comparison, target: cst.ComparisonTarget) -> int:
@@ -554,7 +557,9 @@ class PositionClassifier:
         if sink.role == "sanctioned":
             return None
         if sink.role == "use":
-            return _use(f"is used as one branch by {sink.label}")
+            return Position(
+                "use", f"is used as one branch by {sink.label}", items_only=sink.items_only
+            )
         if sink.role == "cast":
             if kind is not ContentKind.CONTENT:
                 return None
@@ -844,12 +849,13 @@ def _use(description: str) -> Position:
 
 
 def _iterated(verdict: LoopVerdict) -> Position | None:
-    """Content a loop iterates, as what its elements do decides (``engine.guards``)."""
+    """Content a loop iterates, as what its elements do decides (``engine.guards``). Either
+    way only its items are used: an empty string yields none, and holds no text to lose."""
     if verdict is LoopVerdict.SAFE:
         return None
     if verdict is LoopVerdict.TEXT_LOST:
-        return Position("use", "is iterated for its text parts", misses="text")
-    return _use("is iterated")
+        return Position("use", "is iterated for its text parts", items_only=True, misses="text")
+    return Position("use", "is iterated", items_only=True)
 
 
 def _erased(description: str) -> Position:

@@ -1,7 +1,8 @@
 """`loomlint check` over fixtures/analysis: every finding, exactly, with and without types.
 
-The opt-in LML005 (content whose type is lost) is selected here, so its findings are written in
-the fixtures like any other; that it is off by default is tested in test_precision_shapes."""
+The opt-in LML004 (casts) and LML005 (content whose type is lost) are selected here, so their
+findings are written in the fixtures like any other; that they are off by default is tested in
+test_precision_shapes and test_copies_and_casts."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
     types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO)
-    args = ["check", "--format", "json", "--extend-select", "LML005", "fixtures/analysis"]
+    args = ["check", "--format", "json", "--extend-select", "LML004,LML005", "fixtures/analysis"]
     if not types:
         args.append("--no-types")
     result = CliRunner().invoke(main, args)

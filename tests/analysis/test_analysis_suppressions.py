@@ -24,7 +24,7 @@ SOURCE = textwrap.dedent(
             m.content,
         )
         b = m.content.strip()  # noqa: E501, LML001
-        c = m.role  # loomlint: ignore[LML004]
+        c = m.role  # loomlint: ignore[LML002]
         d = m.content.lower()  # noqa: LML003
         return a + b + c + d + f"{m.content}"
     """

@@ -27,8 +27,10 @@ EXAMPLES: dict[str, Example] = {
 def reported(tmp_path_factory: pytest.TempPathFactory, mypy_cache_dir: Path) -> dict[str, list]:
     """Every example checked in one run (one mypy build), findings grouped by file."""
     project = tmp_path_factory.mktemp("rule-examples")
-    # LML005 is opt-in: its examples need it selected.
-    (project / "pyproject.toml").write_text('[tool.loomlint]\nextend-select = ["LML005"]\n')
+    # LML004 and LML005 are opt-in: their examples need them selected.
+    (project / "pyproject.toml").write_text(
+        '[tool.loomlint]\nextend-select = ["LML004", "LML005"]\n'
+    )
     for name, example in EXAMPLES.items():
         (project / name).write_text(example.source)
     with pytest.MonkeyPatch.context() as patch:

@@ -18,7 +18,7 @@ Code    Name                 Fixable  Summary
 LML001  unsafe-content-use   no       Part-message content is used as if it were always one branch (a string, or a list).
 LML002  content-destructure  no       Content taken apart by a match pattern or tuple unpack is used as one branch.
 LML003  content-coercion     yes      Part-message content, a narrowed parts list, or a single part is turned into a string.
-LML004  content-cast         no       `typing.cast` of content to one branch instead of narrowing it.
+LML004  content-cast         no       `typing.cast` of content to one branch instead of narrowing it (opt-in).
 LML005  content-type-erased  no       Content passed or stored where its type is lost (`Any`, `object`, unannotated), and no body to follow (opt-in).
 LML100  unused-suppression   no       A `# loomlint: ignore[...]` or `# noqa: LML...` comment that suppresses nothing.
 LML901  syntax-error         no       The file could not be parsed, so it was not checked.

@@ -19,15 +19,15 @@ ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
     ("body", "overrides", "enabled"),
     [
         ('select = ["LML001"]\nextend-select = ["LML003"]', {}, {"LML001", "LML003"}),
-        ('extend-select = ["LML100"]', {}, {"LML001", "LML002", "LML003", "LML004", "LML100"}),
+        ('extend-select = ["LML100"]', {}, {"LML001", "LML002", "LML003", "LML100"}),
         ('select = ["LML001"]', {"extend_select": ("LML002",)}, {"LML001", "LML002"}),
         ('extend-ignore = ["LML00"]\nignore = ["LML9"]', {}, set[str]()),
-        ('ignore = ["LML001"]', {"ignore": ("LML002",)}, {"LML003", "LML004"} | ANALYSIS),
+        ('ignore = ["LML001"]', {"ignore": ("LML002",)}, {"LML003"} | ANALYSIS),
         # The command line's --extend-select beats the file's ignore, as Ruff's does.
         (
             'ignore = ["LML003"]',
             {"extend_select": ("LML003",)},
-            {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS,
+            {"LML001", "LML002", "LML003"} | ANALYSIS,
         ),
     ],
 )
@@ -166,7 +166,7 @@ def test_extend_chains_and_its_errors_name_the_key_and_the_file(tmp_path: Path, 
     (tmp_path / "base.toml").write_text('ignore = ["LML001"]\n')
     (tmp_path / "middle.toml").write_text('extend = "base.toml"\nignore = ["LML002"]\n')
     (tmp_path / "loomlint.toml").write_text('extend = "middle.toml"\n')
-    assert load().enabled_codes == {"LML001", "LML003", "LML004"} | ANALYSIS
+    assert load().enabled_codes == {"LML001", "LML003"} | ANALYSIS
     (tmp_path / "base.toml").write_text('extend = "loomlint.toml"\n')
     (tmp_path / "middle.toml").write_text('extend = "base.toml"\n')
     with pytest.raises(ConfigError) as raised:

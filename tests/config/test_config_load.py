@@ -14,7 +14,7 @@ from loomlint.project.settings import load_settings
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]
 
-RULES = {"LML001", "LML002", "LML003", "LML004"}
+RULES = {"LML001", "LML002", "LML003"}  # the default: LML004 and LML005 are opt-in
 ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
 
 
@@ -62,12 +62,12 @@ def test_loomlint_toml_wins_over_pyproject_in_the_same_folder(
 
 def test_explicit_config_file_relative_to_cwd(load: Load, tmp_path: Path) -> None:
     (tmp_path / "ci").mkdir()
-    (tmp_path / "ci" / "loomlint.toml").write_text('ignore = ["LML004"]\ntypes = "none"\n')
+    (tmp_path / "ci" / "loomlint.toml").write_text('ignore = ["LML002"]\ntypes = "none"\n')
     settings = load(config=Path("ci/loomlint.toml"))
     assert settings.config_path == tmp_path / "ci" / "loomlint.toml"
     assert settings.project_root == tmp_path / "ci"
     assert settings.types == "none"
-    assert "LML004" not in settings.enabled_codes
+    assert "LML002" not in settings.enabled_codes
 
 
 def test_explicit_pyproject_without_a_table_gives_defaults(load: Load, tmp_path: Path) -> None:

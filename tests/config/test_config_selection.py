@@ -15,49 +15,43 @@ Load = Callable[..., Settings]
 ANALYSIS = {"LML901", "LML902", "LML903", "LML904", "LML905"}
 
 
+RULES = {"LML001", "LML002", "LML003"}  # on by default; LML004 and LML005 are opt-in
+
+
 @pytest.mark.parametrize(
     ("body", "enabled"),
     [
-        ("", {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS),
+        ("", RULES | ANALYSIS),
         ('select = ["LML003"]', {"LML003"} | ANALYSIS),
-        ('select = ["LML00"]\nignore = ["LML002"]', {"LML001", "LML003", "LML004"} | ANALYSIS),
+        ('select = ["LML00"]\nignore = ["LML002"]', {"LML001", "LML003"} | ANALYSIS),
         # The more specific selector wins, whichever list it is in.
         ('select = ["LML003"]\nignore = ["LML0"]', {"LML003"} | ANALYSIS),
-        ('select = ["LML0"]\nignore = ["LML003"]', {"LML001", "LML002", "LML004"} | ANALYSIS),
+        ('select = ["LML0"]\nignore = ["LML003"]', {"LML001", "LML002"} | ANALYSIS),
         # At equal specificity ignore wins.
         ('select = ["LML003"]\nignore = ["LML003"]', ANALYSIS),
-        ('select = ["ALL"]\nignore = ["LML9"]', {"LML001", "LML002", "LML003", "LML004"}),
+        ('select = ["ALL"]\nignore = ["LML9"]', RULES),
         # select never hides analysis failures; ignore can.
         ("select = []", ANALYSIS),
-        ('ignore = ["LML904"]', {"LML001", "LML002", "LML003", "LML004"} | (ANALYSIS - {"LML904"})),
+        ('ignore = ["LML904"]', RULES | (ANALYSIS - {"LML904"})),
         ('ignore = ["LML"]', set()),
         # LML100 only on request, and then subject to ignore.
-        (
-            "report-unused-suppressions = true",
-            {"LML001", "LML002", "LML003", "LML004", "LML100"} | ANALYSIS,
-        ),
-        (
-            'report-unused-suppressions = true\nignore = ["LML1"]',
-            {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS,
-        ),
+        ("report-unused-suppressions = true", RULES | {"LML100"} | ANALYSIS),
+        ('report-unused-suppressions = true\nignore = ["LML1"]', RULES | ANALYSIS),
         ('report-unused-suppressions = true\nselect = ["LML003"]', {"LML003", "LML100"} | ANALYSIS),
         # Selecting LML100 by its full code asks for it; a prefix does not.
         ('select = ["LML003", "lml100"]', {"LML003", "LML100"} | ANALYSIS),
         ('select = ["LML1"]', ANALYSIS),
-        # The opt-in LML005 only by its full code, in select or extend-select; then the more
-        # specific selector wins, as for any rule.
-        ('select = ["LML"]', {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS),
-        ('select = ["LML00"]', {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS),
+        # The opt-in LML004 and LML005 only by their full codes, in select or extend-select;
+        # then the more specific selector wins, as for any rule.
+        ('select = ["LML"]', RULES | ANALYSIS),
+        ('select = ["LML00"]', RULES | ANALYSIS),
         ('select = ["LML005"]', {"LML005"} | ANALYSIS),
-        (
-            'extend-select = ["lml005"]',
-            {"LML001", "LML002", "LML003", "LML004", "LML005"} | ANALYSIS,
-        ),
-        (
-            'extend-select = ["LML005"]\nignore = ["LML005"]',
-            {"LML001", "LML002", "LML003", "LML004"} | ANALYSIS,
-        ),
+        ('select = ["LML004"]', {"LML004"} | ANALYSIS),
+        ('extend-select = ["lml005"]', RULES | {"LML005"} | ANALYSIS),
+        ('extend-select = ["LML004", "LML005"]', RULES | {"LML004", "LML005"} | ANALYSIS),
+        ('extend-select = ["LML005"]\nignore = ["LML005"]', RULES | ANALYSIS),
         ('extend-select = ["LML005"]\nignore = ["LML0"]', {"LML005"} | ANALYSIS),
+        ('extend-select = ["LML004"]\nignore = ["LML00"]', {"LML004"} | ANALYSIS),
     ],
 )
 def test_enabled_codes(
@@ -75,7 +69,7 @@ def test_command_line_select_replaces_and_ignore_refines(
     assert load(select=("LML003",)).enabled_codes == {"LML003"} | ANALYSIS
     assert load(ignore=("LML001",)).enabled_codes == ANALYSIS
     assert load(select=("LML0",), ignore=("LML002",)).enabled_codes == (
-        {"LML001", "LML003", "LML004"} | ANALYSIS
+        {"LML001", "LML003"} | ANALYSIS
     )
 
 
@@ -83,14 +77,14 @@ def test_the_opt_in_rule_follows_the_command_line_layer(
     write_pyproject: WriteConfig, load: Load
 ) -> None:
     write_pyproject('extend-select = ["LML005"]\n')
-    rules = {"LML001", "LML002", "LML003", "LML004"}
-    assert load().enabled_codes == rules | {"LML005"} | ANALYSIS
+    assert load().enabled_codes == RULES | {"LML005"} | ANALYSIS
     # --select starts again from nothing: naming only LML001, it drops the file's LML005.
     assert load(select=("LML001",)).enabled_codes == {"LML001"} | ANALYSIS
-    assert load(ignore=("LML005",)).enabled_codes == rules | ANALYSIS
+    assert load(ignore=("LML005",)).enabled_codes == RULES | ANALYSIS
     write_pyproject("")
-    assert load(extend_select=("LML005",)).enabled_codes == rules | {"LML005"} | ANALYSIS
-    assert load(select=("ALL",)).enabled_codes == rules | ANALYSIS
+    assert load(extend_select=("LML005",)).enabled_codes == RULES | {"LML005"} | ANALYSIS
+    assert load(extend_select=("LML004",)).enabled_codes == RULES | {"LML004"} | ANALYSIS
+    assert load(select=("ALL",)).enabled_codes == RULES | ANALYSIS
 
 
 def test_is_code_enabled_with_per_file_ignores(
@@ -98,6 +92,7 @@ def test_is_code_enabled_with_per_file_ignores(
 ) -> None:
     write_pyproject(
         """
+extend-select = ["LML004"]
 ignore = ["LML004"]
 [tool.loomlint.per-file-ignores]
 "tests/**" = ["LML001"]

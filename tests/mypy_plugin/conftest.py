@@ -24,7 +24,8 @@ def _fixture_run(
 ) -> MypyRun:
     root = tmp_path_factory.mktemp("with-plugin" if plugin else "without-plugin")
     mypy = 'plugins = ["loomlint.mypy_plugin"]\nstrict = true\n' if plugin else "strict = true\n"
-    config = write_project(root, mypy=mypy)
+    # The opt-in LML004 is selected: the fixtures mark its casts (loom-content-cast).
+    config = write_project(root, mypy=mypy, loomlint='extend-select = ["LML004"]\n')
     args = ["--config-file", str(config), "--cache-dir", str(cache), *map(str, files)]
     return run_mypy(args, cwd=root)
 

@@ -38,8 +38,12 @@ FILES = sorted(
         *(FIXTURES / "example").glob("*.py"),
     ]
 )
-# Every preset, the reference SPI first: the advice must still be each receiver's own.
-PRESETS = 'preset = ["loom", "langchain", "openai", "anthropic", "pydantic-ai"]\n'
+# Every preset, the reference SPI first: the advice must still be each receiver's own. The
+# opt-in LML004 is selected, so that both front ends are compared on casts too.
+PRESETS = (
+    'preset = ["loom", "langchain", "openai", "anthropic", "pydantic-ai"]\n'
+    'extend-select = ["LML004"]\n'
+)
 # Lines of the fixtures with a bare `# type: ignore` on a finding: mypy silences them.
 MYPY_SILENCES = {("fixtures/mypy_plugin/plugin_suppressed.py", 14)}
 _BARE_IGNORE = re.compile(r"#\s*type:\s*ignore\s*(?:#.*)?$")

@@ -48,7 +48,12 @@ def _errors(output: str) -> set[tuple[str, int, str]]:
 
 @pytest.mark.slow
 def test_dmypy_reports_the_findings_and_updates_them_after_an_edit(tmp_path: Path) -> None:
-    write_project(tmp_path, files={"helpers.py": HELPERS, "user.py": USER})
+    # The opt-in LML004 selected: the cast's finding is followed through the edit too.
+    write_project(
+        tmp_path,
+        loomlint='extend-select = ["LML004"]\n',
+        files={"helpers.py": HELPERS, "user.py": USER},
+    )
     run = ("run", "--timeout", "120", "--", "--cache-dir", str(tmp_path / ".cache"))
     files = ("helpers.py", "user.py")
     try:
