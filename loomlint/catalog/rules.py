@@ -90,7 +90,8 @@ class TextPartShape:
     # Its classes (TypedDicts included): ``isinstance(p, TextPart)`` picks it.
     classes: tuple[str, ...] = ()
     # What else it is an instance of at run time (``dict`` for a TypedDict, the SDK's
-    # ``BaseModel`` for a model): ``isinstance(p, dict)`` lets it through with every other part.
+    # ``BaseModel`` for a model): ``isinstance(p, dict)`` lets it through with every other part,
+    # and a test after it that names it (``p["type"] == "text"``) picks it.
     bases: tuple[str, ...] = ()
     # The keys that make a block a text block (its text's): ``"text" in block`` picks it;
     # ``"type" in block`` or ``"image_url" in block`` does not.

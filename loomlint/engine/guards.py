@@ -10,10 +10,12 @@ what it produces) and answers:
   (an assignment, a call, ``return``, ``break``, a comprehension's value), or an exception a
   text part would not raise: the loop works on characters. So does a loop that tests its
   element nowhere (no ``isinstance``, no key test), or assigns it.
-- ``TEXT_LOST``: a text part reaches a statement that does something, and a character does
-  not. The loop picks the text part (``if isinstance(p, TextPart): n += 1``, ``[b for b in c
-  if "text" in b]``, ``isinstance(b, dict) and b["type"] == "text"``): a text message's
-  characters pass no such test, so its text counts for nothing.
+- ``TEXT_LOST``: a text part that a test on the way named reaches a statement that does
+  something, and a character does not. The loop picks the text part (``if isinstance(p,
+  TextPart): n += 1``, ``[b for b in c if "text" in b]``, ``isinstance(b, dict) and b["type"]
+  == "text"``): a text message's characters pass no such test, so its text counts for
+  nothing. A loop over every block (``if isinstance(b, dict): out.append(b)``) names no text
+  part: it is code for the list branch, which a string's characters rightly skip.
 - ``SAFE``: neither. ``for p in m.content: if isinstance(p, ToolUsePart): ...`` does nothing
   for a text message, as it should: a string holds no tool call.
 
@@ -24,23 +26,24 @@ The tests that steer them (on the element, by name; combined with ``not``, ``and
   when some class may hold a string (``str``, ``object``, a protocol of ``typing`` or
   ``collections.abc``, a subclass of ``str``, a class the module cannot name), and fails it
   unless a class is ``str`` or ``object``. A text part passes it when a class is one of its
-  classes or what it is an instance of at run time (``[text-part] classes`` and ``bases``
-  of the active presets: ``TextPart``, ``dict`` for a TypedDict part), and may fail it
-  whatever the classes (``TextPart`` is not the wire form's ``TextPartDict``).
+  own (``[text-part] classes`` of the active presets: ``TextPart``, a tuple holding it), which
+  names it, or what it is an instance of at run time (``bases``: ``dict`` for a TypedDict
+  part), which lets it through with every other part; and it may fail it whatever the
+  classes (``TextPart`` is not the wire form's ``TextPartDict``).
 - ``"key" in p``, for a key of two or more characters, which no character contains: a
-  character fails it. A text part passes it when the key is the one of its text
+  character fails it. A text part passes it, named, when the key is the one of its text
   (``[text-part] keys``): ``"text" in block`` picks it; ``"type" in block`` (every block's),
   ``"thinking" in block`` or ``"image_url" in block`` do not.
 - ``p["type"] == "text"``, ``p.get("type") == "text"``, ``p.type == "text"`` (or ``!=``,
   ``in (...)``, ``not in (...)`` with string literals; the key and its values from
   ``[text-part] type-key`` and ``types``): a character reaching one is a use (it has no such
-  key). A test naming one of the text part's values sends it to its true branch only; one
-  naming none of them, to its false branch only.
+  key). A test naming one of the text part's values sends it, named, to its true branch only;
+  one naming none of them, to its false branch only.
 
-A test whose value is produced (``any(isinstance(p, TextPart) for p in ...)``) loses the text
-when the text part may come out other than the characters do and the test names the text
-part (its class, the key of its text, its ``type``): ``all(isinstance(b, dict) for b in ...)``
-asks what every part is, which a string rightly fails.
+A condition whose value is produced (``any(isinstance(p, TextPart) for p in ...)``) loses the
+text when a named text part may come out other than the characters do:
+``all(isinstance(b, dict) for b in ...)`` names none (it asks what every part is, which a
+string rightly fails).
 
 ``continue`` and ``pass`` do nothing, and neither does an exception (a failed ``assert``, a
 ``raise``) that both a character and a text part reach, or only a text part: a loop that fails
@@ -84,14 +87,22 @@ class LoopVerdict(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class _Reach:
-    """Which elements may reach a point of the loop: a character, a text part. (Any other
-    part may reach anywhere: what it does is the loop's business.)"""
+    """Which elements may reach a point of the loop: a character, a text part, and whether a
+    test on the way named the text part (picked it, not merely let it through with every other
+    part). Any other part may reach anywhere: what it does is the loop's business."""
 
     char: bool
     text: bool
+    named: bool = False
 
     def __or__(self, other: _Reach) -> _Reach:
-        return _Reach(self.char or other.char, self.text or other.text)
+        return _Reach(self.char or other.char, self.text or other.text, self.named or other.named)
+
+    def passing(self, *, char: bool, text: bool, names: bool) -> _Reach:
+        """What passes a test a character passes if ``char``, the text part if ``text``;
+        ``names``: the test names the text part."""
+        passes = self.text and text
+        return _Reach(self.char and char, passes, passes and (self.named or names))
 
 
 _EVERY = _Reach(char=True, text=True)
@@ -111,7 +122,7 @@ class _Scan:
         """A statement with effect (or a produced value) where ``reach`` arrives."""
         if reach.char:
             self.characters = True
-        elif reach.text:
+        elif reach.named:
             self.text_lost = True
 
     def raises(self, reach: _Reach) -> None:
@@ -195,34 +206,17 @@ class ElementGuards:
             self._value(value, reach, scan)
 
     def _value(self, value: cst.BaseExpression, reach: _Reach, scan: _Scan) -> None:
-        """A produced value. A test (``any(isinstance(p, TextPart) for p in ...)``) differs
-        for a text message when it names the text part and the text part may come out other
-        than its characters do. One that names only what every part is (``all(isinstance(b,
-        dict) for b in ...)``) asks about the list's shape, which a string rightly fails."""
-        if not self._is_test(value, scan.name):
+        """A produced value. A condition (``any(isinstance(p, TextPart) for p in ...)``) is
+        truthy or falsy: it differs for a text message when a named text part may come out
+        other than its characters do (``all(isinstance(b, dict) for b in ...)`` names none: it
+        asks what every part is, which a string rightly fails)."""
+        if not _is_condition(value) and not self._is_test(value, scan.name):
             self._expression(value, reach, scan)
             scan.acts(reach)
             return
         true, false = self._branch(value, reach, scan)
-        differs = (true.text and not true.char) or (false.text and not false.char and true.char)
-        if differs and self._names_text(value, scan.name):
+        if (true.named and not true.char) or (false.named and not false.char and true.char):
             scan.text_lost = True
-
-    def _names_text(self, test: cst.BaseExpression, name: str) -> bool:
-        """Whether a test (``_is_test``) names the text part: one of its classes, the key of
-        its text, or one of its ``type`` values."""
-        if isinstance(test, cst.UnaryOperation):
-            return self._names_text(test.expression, name)
-        if isinstance(test, cst.BooleanOperation):
-            return self._names_text(test.left, name) or self._names_text(test.right, name)
-        classes = self._isinstance(test, name)
-        if classes is not None:
-            return classes.names_text
-        key = _key_test(test, name)
-        if key is not None:
-            return key[0] in self._text_parts.keys
-        typed = self._type_test(test, name)
-        return typed is not None and bool(typed.values & typed.text_values)
 
     # --- statements -----------------------------------------------------------------------------
 
@@ -325,19 +319,22 @@ class ElementGuards:
         classes = self._isinstance(test, name)
         if classes is not None:
             scan.guards += 1
-            true = _Reach(reach.char and not classes.excludes_strings, reach.text and classes.text)
-            return true, _Reach(reach.char and not classes.surely_strings, reach.text)
+            true = reach.passing(
+                char=not classes.excludes_strings, text=classes.text, names=classes.names_text
+            )
+            return true, reach.passing(char=not classes.surely_strings, text=True, names=False)
         key = _key_test(test, name)
         if key is not None:
             scan.guards += 1
-            true = _Reach(char=False, text=reach.text and key[0] in self._text_parts.keys)
+            names = key[0] in self._text_parts.keys
+            true = reach.passing(char=False, text=names, names=names)
             return (reach, true) if key[1] else (true, reach)
         typed = self._type_test(test, name)
         if typed is not None:
             self._expression(typed.read, reach, scan)  # a character has no such key
             picks = bool(typed.values & typed.text_values)
-            true = _Reach(reach.char, reach.text and picks)
-            false = _Reach(reach.char, reach.text and not picks)
+            true = reach.passing(char=True, text=picks, names=picks)
+            false = reach.passing(char=True, text=not picks, names=False)
             return (false, true) if typed.negated else (true, false)
         self._expression(test, reach, scan)
         return reach, reach
@@ -443,6 +440,13 @@ class ElementGuards:
                 self._branch(current, reach, scan)
                 continue
             stack.extend(child_nodes(current))
+
+
+def _is_condition(node: cst.BaseExpression) -> bool:
+    """``not x``, ``a and b``, ``a or b``: a value taken for its truth."""
+    return isinstance(node, cst.BooleanOperation) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)
+    )
 
 
 def _class_members(classes: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
