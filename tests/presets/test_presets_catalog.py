@@ -11,7 +11,13 @@ from typing import Any, cast, get_args, get_origin, get_type_hints
 import pytest
 from typing_extensions import NotRequired, Required, is_typeddict  # as the SDKs declare them
 
-from loomlint.catalog.rules import CatalogError, load_catalog, preset_from_mapping, rules_dir
+from loomlint.catalog.rules import (
+    CatalogError,
+    TextPartShape,
+    load_catalog,
+    preset_from_mapping,
+    rules_dir,
+)
 from loomlint.catalog.spi import QualifiedNames, build_spi_model
 
 PACKAGED = (
@@ -25,6 +31,9 @@ PACKAGED = (
     "pydantic-ai",
     "semantic-kernel",
 )
+# The presets that only say what other reads hold (``Preset.owns_content`` false): no content
+# of their own, so no text part a loop over it could pick.
+EVIDENCE_ONLY = ("bedrock", "cohere", "mcp", "semantic-kernel")
 # Packages a preset names but the dev extra does not install: LangGraph's prebuilt helpers, and
 # the SDKs of the presets that only say what other reads hold (their names were read in mcp
 # 2.3, cohere 7.3, semantic-kernel 1.45 and mypy-boto3-bedrock-runtime 1.43).
@@ -193,7 +202,13 @@ def _required_keys(declared: object) -> set[str]:
     return required
 
 
-@pytest.mark.parametrize("name", PACKAGED)
+def test_only_the_presets_owning_content_have_a_text_part() -> None:
+    presets = load_catalog().presets
+    assert [name for name in PACKAGED if not presets[name].owns_content] == list(EVIDENCE_ONLY)
+    assert {presets[name].text_part for name in EVIDENCE_ONLY} == {TextPartShape()}
+
+
+@pytest.mark.parametrize("name", [name for name in PACKAGED if name not in EVIDENCE_ONLY])
 def test_the_text_part_of_a_preset_is_the_sdks(name: str) -> None:
     """`[text-part]` is the SDK's text part as it is: each of its classes is a part type of
     the preset, everything else it is an instance of at run time is a listed base (and every
