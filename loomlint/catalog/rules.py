@@ -82,6 +82,27 @@ class Sink:
 
 
 @dataclass(frozen=True, slots=True)
+class TextPartShape:
+    """What an SPI's text part is (``[text-part]``), so that a loop over content can be told to
+    pick it or not: a string content's characters are never it, so a loop that acts on text
+    parts does nothing for a text message (``engine.guards``)."""
+
+    # Its classes (TypedDicts included): ``isinstance(p, TextPart)`` picks it.
+    classes: tuple[str, ...] = ()
+    # What else it is an instance of at run time (``dict`` for a TypedDict, the SDK's
+    # ``BaseModel`` for a model): ``isinstance(p, dict)`` lets it through with every other part,
+    # and a test after it that names it (``p["type"] == "text"``) picks it.
+    bases: tuple[str, ...] = ()
+    # The keys that make a block a text block (its text's): ``"text" in block`` picks it;
+    # ``"type" in block`` or ``"image_url" in block`` does not.
+    keys: tuple[str, ...] = ()
+    # Its discriminating key or attribute and the values that mean the text part:
+    # ``block["type"] == "text"``, ``block.get("type") == "text"``, ``block.type == "text"``.
+    type_key: str | None = None
+    types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Preset:
     """An SPI's content fields, types and accessors (``rules/presets/<name>.toml``)."""
 
@@ -123,6 +144,7 @@ class Preset:
     # LangChain agent's ``invoke()``): where the receiver's type is unknown, they rest on the
     # preset's data as a declared message type's do.
     content_reads: tuple[tuple[str, ...], ...] = ()
+    text_part: TextPartShape = TextPartShape()
 
     @property
     def owns_content(self) -> bool:
@@ -404,9 +426,11 @@ _PRESET_KEYS = frozenset(
         "text-only-reads",
         "parts-only-reads",
         "content-reads",
+        "text-part",
         "fix",
     }
 )
+_TEXT_PART_KEYS = frozenset({"classes", "bases", "keys", "type-key", "types"})
 
 
 def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
@@ -472,7 +496,31 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         text_only_reads=text_only_reads,
         parts_only_reads=parts_only_reads,
         content_reads=content_reads,
+        text_part=_text_part(data, where),
     )
+
+
+def _text_part(data: Mapping[str, object], where: str) -> TextPartShape:
+    table = data.get("text-part", {})
+    if not isinstance(table, dict):
+        raise CatalogError(f"{where}: key 'text-part' must be a table")
+    entry = cast("dict[str, object]", table)
+    where = f"{where}: [text-part]"
+    _reject_unknown_keys(entry, _TEXT_PART_KEYS, where)
+    classes = _names(entry, "classes", where)
+    bases = _names(entry, "bases", where)
+    for key, names in (("classes", classes), ("bases", bases)):
+        for name in names:
+            if not _is_qualified(name):
+                raise CatalogError(
+                    f"{where}: key {key!r} must list qualified names "
+                    f"('package.module.Class', 'builtins.dict'), got {name!r}"
+                )
+    type_key = _optional_text(entry, "type-key", where)
+    types = _names(entry, "types", where)
+    if (type_key is None) != (not types):
+        raise CatalogError(f"{where}: give 'type-key' and 'types' together")
+    return TextPartShape(classes, bases, _names(entry, "keys", where), type_key, types)
 
 
 _READ_SEGMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\(\))?((?:\[\])*)")

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from loomlint.catalog.rules import Preset
+from loomlint.catalog.rules import Preset, TextPartShape
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,39 @@ class QualifiedNames:
             if package:
                 grouped.setdefault(short, []).append(package)
         return {short: tuple(packages) for short, packages in grouped.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class TextParts:
+    """The text parts of every active SPI (``[text-part]`` of the presets): what a loop over
+    content must not pick, since a string content's characters are never one."""
+
+    classes: QualifiedNames = field(default_factory=lambda: QualifiedNames.of(()))
+    bases: QualifiedNames = field(default_factory=lambda: QualifiedNames.of(()))
+    keys: frozenset[str] = frozenset()
+    # Each discriminating key or attribute with the values that mean a text part.
+    types: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    @classmethod
+    def merged(cls, shapes: Iterable[TextPartShape]) -> TextParts:
+        shapes = tuple(shapes)
+        types: dict[str, set[str]] = {}
+        for shape in shapes:
+            if shape.type_key is not None:
+                types.setdefault(shape.type_key, set()).update(shape.types)
+        return cls(
+            QualifiedNames.of(_ordered_union(shape.classes for shape in shapes)),
+            QualifiedNames.of(_ordered_union(shape.bases for shape in shapes)),
+            frozenset(_ordered_union(shape.keys for shape in shapes)),
+            tuple((key, frozenset(values)) for key, values in sorted(types.items())),
+        )
+
+    def type_values(self, key: str) -> frozenset[str] | None:
+        """The values of ``key`` that mean a text part; None when no SPI discriminates by it."""
+        for name, values in self.types:
+            if name == key:
+                return values
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +203,10 @@ class SpiModel:
     parts_only_reads: tuple[tuple[str, ...], ...] = ()
     # And of reads it declares the union itself (``Preset.content_reads``).
     content_reads: tuple[tuple[str, ...], ...] = ()
+
+    # The text parts of the active SPIs: a loop that picks them out of content loses the text
+    # of a string content (``engine.guards``).
+    text_parts: TextParts = field(default_factory=TextParts)
 
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
@@ -345,6 +382,7 @@ def build_spi_model(
             dict.fromkeys(shape for p in presets for shape in p.parts_only_reads)
         ),
         content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
+        text_parts=TextParts.merged(p.text_part for p in presets),
     )
 
 

@@ -22,16 +22,23 @@ def coercion_fix(kind: ContentKind, fix: SpiFix) -> str:
     return f"use {label}" if label is not None else "narrow it with isinstance(..., str) first"
 
 
-def use_consequence(description: str) -> str:
-    """LML001 and LML002: what using the union as one branch risks."""
+def use_consequence(description: str, misses: str = "parts") -> str:
+    """LML001 and LML002: what using the union as one branch risks. ``misses``: the branch
+    the use gets wrong (``parts``; ``text`` for a loop that picks text parts)."""
+    if misses == "text":
+        lost = "whose characters are not parts: its text is lost"
+        return f"{description}, but it may be a string, {lost}"
     return f"{description}, but it may be a list of parts"
 
 
-def use_fix(fix: SpiFix, *, accessor: bool = True) -> str:
+def use_fix(fix: SpiFix, *, accessor: bool = True, misses: str = "parts") -> str:
     """LML001: the union used as one branch. ``accessor``: whether reading the text instead
-    is a fix worth naming there."""
+    is a fix worth naming there. A loop that picks text parts wants the text: the accessor
+    comes first."""
     label = fix.label if accessor else None
-    return f"{_NARROW}, or use {label}" if label is not None else _NARROW
+    if label is None:
+        return _NARROW
+    return f"use {label}, or {_NARROW}" if misses == "text" else f"{_NARROW}, or use {label}"
 
 
 def destructure_fix(fix: SpiFix) -> str:

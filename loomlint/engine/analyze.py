@@ -26,7 +26,7 @@ from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex, assign_keys, build_index
 from loomlint.engine.positions import compute_positions
 from loomlint.engine.prescreen import names_content, tree_names_content
-from loomlint.engine.sinks import Category, FixPlan, Position, PositionClassifier
+from loomlint.engine.sinks import Category, FixPlan, Misses, Position, PositionClassifier
 from loomlint.engine.suppress import apply_suppressions, may_hold_suppression, parse_suppressions
 from loomlint.engine.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.engine.typeview import TypeView
@@ -472,7 +472,9 @@ class _Judging:
                     continue
                 position = judged[2]
                 returned = isinstance(self._parent_of_use(node), cst.Return)
-                found.append(Use(node, position.category, position.description, returned))
+                found.append(
+                    Use(node, position.category, position.description, returned, position.misses)
+                )
             return found
 
         return uses
@@ -505,6 +507,7 @@ def _followed(
     return Position(
         cast("Category", verdict.category),
         f"{position.description}, where it {verdict.description}",
+        misses=cast("Misses", verdict.misses),
     )
 
 

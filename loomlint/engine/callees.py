@@ -139,6 +139,7 @@ class Verdict:
     # and what it does there ("is used as one branch by `.strip()` (line 12)").
     category: str = ""
     description: str = ""
+    misses: str = "parts"  # the branch that use gets wrong (``sinks.Position.misses``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,7 @@ class Use:
     category: str  # "use", "coercion", "cast", "erased"
     description: str
     returned: bool  # the use is a ``return`` of the value
+    misses: str = "parts"  # the branch the use gets wrong (``sinks.Position.misses``)
 
 
 # What a judge says of each use of a parameter followed as content (None: sanctioned).
@@ -182,7 +184,9 @@ class CalleeJudge:
         for use in sorted(self._uses_of(function, param), key=lambda u: self._line_of(u.node)):
             if use.category != "erased":
                 line = self._line_of(use.node)
-                return Verdict(Outcome.UNSAFE, use.category, f"{use.description} (line {line})")
+                return Verdict(
+                    Outcome.UNSAFE, use.category, f"{use.description} (line {line})", use.misses
+                )
             if use.returned:
                 outcome = Outcome.RETURNS if outcome is Outcome.SAFE else outcome
                 continue
@@ -197,6 +201,7 @@ class CalleeJudge:
                     Outcome.UNSAFE,
                     found.category,
                     f"{use.description} (line {line}), where it {found.description}",
+                    found.misses,
                 )
             if found.outcome is Outcome.ERASED:
                 outcome = Outcome.ERASED

@@ -1,50 +1,165 @@
-"""Iteration over content whose every element use is guarded by a part-type ``isinstance``.
+"""Iteration over content, judged by what a string's characters and a text part would do in it.
 
-``for part in m.content: if isinstance(part, ImagePart): ...`` is safe whichever branch the
-content holds: iterating a string yields its characters, and a character fails every such guard,
-so nothing happens for text. ``ElementGuards.all_guarded(loop)`` answers for a ``for`` statement
-or a comprehension clause: the loop's element is a plain name, it is tested at least once, and
-every other use of it is where a guard holds (inside ``if isinstance(p, C):``, after ``if not
-isinstance(p, C): continue``, in a comprehension whose condition is the guard, or after the
-guard in an ``and`` chain). A guard's class must be one a string is never an instance of: a
-builtin other than ``str`` and ``object``, a class of another library or of the project (not
-``typing`` or ``collections.abc``, whose protocols a string satisfies), and not a subclass of
-``str``. A key test of a block (``if "text" in block``, ``"type" not in block``) guards as well,
-for a key of two or more characters: a character never contains one. The same syntax decides
-with and without types.
+``for part in m.content:`` sees parts when the content is a list, and characters when it is a
+string. Such a loop is right on both branches only if, for a text message, the string's
+characters do what the list's text part would do: nothing. ``ElementGuards.verdict(loop)``
+follows the two through the loop's body (a ``for`` statement, or a comprehension clause and
+what it produces) and answers:
+
+- ``CHARACTERS``: a character reaches a use of the element, a statement that does something
+  (an assignment, a call, ``return``, ``break``, a comprehension's value), or an exception a
+  text part would not raise: the loop works on characters. So does a loop that tests its
+  element nowhere (no ``isinstance``, no key test), or assigns it.
+- ``TEXT_LOST``: a text part that a test on the way named reaches a statement that does
+  something, and a character does not. The loop picks the text part (``if isinstance(p,
+  TextPart): n += 1``, ``[b for b in c if "text" in b]``, ``isinstance(b, dict) and b["type"]
+  == "text"``): a text message's characters pass no such test, so its text counts for
+  nothing. A loop over every block (``if isinstance(b, dict): out.append(b)``) names no text
+  part: it is code for the list branch, which a string's characters rightly skip.
+- ``SAFE``: neither. ``for p in m.content: if isinstance(p, ToolUsePart): ...`` does nothing
+  for a text message, as it should: a string holds no tool call.
+
+The tests that steer them (on the element, by name; combined with ``not``, ``and``, ``or``, in
+``if``, ``elif``, ``assert``, a comprehension's condition or a conditional expression):
+
+- ``isinstance(p, C)`` (``C`` a class, a tuple or a ``|`` of classes). A character passes it
+  when some class may hold a string (``str``, ``object``, a protocol of ``typing`` or
+  ``collections.abc``, a subclass of ``str``, a class the module cannot name), and fails it
+  unless a class is ``str`` or ``object``. A text part passes it when a class is one of its
+  own (``[text-part] classes`` of the active presets: ``TextPart``, a tuple holding it), which
+  names it, or what it is an instance of at run time (``bases``: ``dict`` for a TypedDict
+  part), which lets it through with every other part; and it may fail it whatever the
+  classes (``TextPart`` is not the wire form's ``TextPartDict``).
+- ``"key" in p``, for a key of two or more characters, which no character contains: a
+  character fails it. A text part passes it, named, when the key is the one of its text
+  (``[text-part] keys``): ``"text" in block`` picks it; ``"type" in block`` (every block's),
+  ``"thinking" in block`` or ``"image_url" in block`` do not.
+- ``p["type"] == "text"``, ``p.get("type") == "text"``, ``p.type == "text"`` (or ``!=``,
+  ``in (...)``, ``not in (...)`` with string literals; the key and its values from
+  ``[text-part] type-key`` and ``types``): a character reaching one is a use (it has no such
+  key). A test naming one of the text part's values sends it, named, to its true branch only;
+  one naming none of them, to its false branch only.
+
+A condition whose value is produced (``any(isinstance(p, TextPart) for p in ...)``) loses the
+text when a named text part may come out other than the characters do:
+``all(isinstance(b, dict) for b in ...)`` names none (it asks what every part is, which a
+string rightly fails).
+
+``continue`` and ``pass`` do nothing, and neither does an exception (a failed ``assert``, a
+``raise``) that both a character and a text part reach, or only a text part: a loop that fails
+alike for a text message and its list form, or only for the list's parts, is the code's own
+choice. What follows ``if not isinstance(p, C): continue`` or ``assert isinstance(p, C)`` is
+reached only by what passed. So ``assert isinstance(part, str) or isinstance(part, Image)``
+lets characters through: it holds for each character of a string as for a list of strings and
+images, so a loop that only asserts it does nothing for a text message (safe), while any use
+of ``part`` after it is a use of a character. The same syntax decides with and without types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
 
+from loomlint.catalog.spi import TextParts
 from loomlint.engine.index import ModuleIndex
-from loomlint.engine.syntax import string_value, suite_body
+from loomlint.engine.syntax import single_index, string_value, suite_body
 from loomlint.engine.tree import child_nodes
 
 # Classes a one-character string is an instance of, or may be (protocols, generics).
 _STRING_CLASSES = frozenset({"builtins.str", "builtins.object"})
 _PROTOCOL_MODULES = ("collections.", "typing.", "typing_extensions.", "numbers.", "abc.")
 _STR_SUBCLASS_BASES = frozenset({"builtins.str", "enum.StrEnum"})
-_EXITS = (cst.Continue, cst.Break, cst.Return, cst.Raise)
+_SILENT_STATEMENTS = (cst.Pass, cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom)
+_DOCSTRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+class LoopVerdict(enum.Enum):
+    SAFE = "safe"
+    # A character of a string content reaches a use of the element or a statement with effect.
+    CHARACTERS = "characters"
+    # A text part reaches a statement with effect that no character reaches.
+    TEXT_LOST = "text-lost"
+
+
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """Which elements may reach a point of the loop: a character, a text part, and whether a
+    test on the way named the text part (picked it, not merely let it through with every other
+    part). Any other part may reach anywhere: what it does is the loop's business."""
+
+    char: bool
+    text: bool
+    named: bool = False
+
+    def __or__(self, other: _Reach) -> _Reach:
+        return _Reach(self.char or other.char, self.text or other.text, self.named or other.named)
+
+    def passing(self, *, char: bool, text: bool, names: bool) -> _Reach:
+        """What passes a test a character passes if ``char``, the text part if ``text``;
+        ``names``: the test names the text part."""
+        passes = self.text and text
+        return _Reach(self.char and char, passes, passes and (self.named or names))
+
+
+_EVERY = _Reach(char=True, text=True)
+_NONE = _Reach(char=False, text=False)
 
 
 @dataclass(slots=True)
 class _Scan:
-    """What one pass over a loop body found about its element's uses."""
+    """What one pass over a loop found."""
 
+    name: str
     guards: int = 0
-    unguarded: bool = False
+    characters: bool = False
+    text_lost: bool = False
+
+    def acts(self, reach: _Reach) -> None:
+        """A statement with effect (or a produced value) where ``reach`` arrives."""
+        if reach.char:
+            self.characters = True
+        elif reach.named:
+            self.text_lost = True
+
+    def raises(self, reach: _Reach) -> None:
+        """An exception raised where ``reach`` arrives: a text message's characters raise
+        it where its text part would not (where both do, the loop fails alike on both)."""
+        if reach.char and not reach.text:
+            self.characters = True
+
+
+@dataclass(frozen=True, slots=True)
+class _TypeTest:
+    """``p["type"] == "text"`` and its kin: the read of the element, the values tested."""
+
+    read: cst.BaseExpression
+    values: frozenset[str]
+    text_values: frozenset[str]
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Classes:
+    """The classes of an ``isinstance`` test, as a character and a text part see them."""
+
+    excludes_strings: bool
+    surely_strings: bool
+    # Whether a text part may pass: a class is one of its classes or what it is an instance of.
+    text: bool
+    # Whether a class is one of the text part's own (``TextPart``, not ``dict``).
+    names_text: bool
 
 
 class ElementGuards:
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, text_parts: TextParts) -> None:
         self._index = index
+        self._text_parts = text_parts
 
-    def all_guarded(self, loop: cst.For | cst.CompFor) -> bool:
+    def verdict(self, loop: cst.For | cst.CompFor) -> LoopVerdict:
         target: cst.BaseExpression = loop.target
         iterated = loop.iter
         if (
@@ -55,117 +170,210 @@ class ElementGuards:
         ):
             target = target.elements[1].value  # for i, part in enumerate(m.content)
         if not isinstance(target, cst.Name):
-            return False
-        name = target.value
-        scan = _Scan()
+            return LoopVerdict.CHARACTERS
+        scan = _Scan(target.value)
         if isinstance(loop, cst.For):
-            self._statements(suite_body(loop.body), name, False, scan)
+            self._block(suite_body(loop.body), _EVERY, scan)
         else:
-            guarded = False
+            reach = _EVERY
             for condition in loop.ifs:
-                guarded = self._test(condition.test, name, guarded, scan) or guarded
-            for consumer in self._comprehension_consumers(loop):
-                self._expression(consumer, name, guarded, scan)
-        return scan.guards > 0 and not scan.unguarded
+                reach = self._branch(condition.test, reach, scan)[0]
+            self._produce(loop, reach, scan)
+        if scan.characters or scan.guards == 0:
+            return LoopVerdict.CHARACTERS
+        return LoopVerdict.TEXT_LOST if scan.text_lost else LoopVerdict.SAFE
 
-    def _comprehension_consumers(self, clause: cst.CompFor) -> list[cst.CSTNode]:
-        """What a comprehension clause feeds: the clauses inside it, and the element."""
-        found: list[cst.CSTNode] = []
-        if clause.inner_for_in is not None:
-            found.append(clause.inner_for_in)
+    # --- comprehensions -------------------------------------------------------------------------
+
+    def _produce(self, clause: cst.CompFor, reach: _Reach, scan: _Scan) -> None:
+        """What a comprehension clause feeds: the clauses inside it, then the value produced."""
+        inner = clause.inner_for_in
+        while inner is not None:
+            self._expression(inner.iter, reach, scan)
+            for condition in inner.ifs:
+                reach = self._branch(condition.test, reach, scan)[0]
+            inner = inner.inner_for_in
         node: cst.CSTNode | None = clause
-        while node is not None and not isinstance(
-            node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
-        ):
+        while node is not None and not isinstance(node, _COMPREHENSIONS):
             node = self._index.parent(node)
         if isinstance(node, cst.DictComp):
-            found += [node.key, node.value]
+            produced = [node.key, node.value]
         elif node is not None:
-            found.append(node.elt)
-        return found
+            produced = [node.elt]
+        else:
+            produced = []
+        for value in produced:
+            self._value(value, reach, scan)
+
+    def _value(self, value: cst.BaseExpression, reach: _Reach, scan: _Scan) -> None:
+        """A produced value. A condition (``any(isinstance(p, TextPart) for p in ...)``) is
+        truthy or falsy: it differs for a text message when a named text part may come out
+        other than its characters do (``all(isinstance(b, dict) for b in ...)`` names none: it
+        asks what every part is, which a string rightly fails)."""
+        if not _is_condition(value) and not self._is_test(value, scan.name):
+            self._expression(value, reach, scan)
+            scan.acts(reach)
+            return
+        true, false = self._branch(value, reach, scan)
+        if (true.named and not true.char) or (false.named and not false.char and true.char):
+            scan.text_lost = True
 
     # --- statements -----------------------------------------------------------------------------
 
-    def _statements(
+    def _block(
         self,
         body: Sequence[cst.BaseStatement | cst.BaseSmallStatement],
-        name: str,
-        guarded: bool,
+        reach: _Reach,
         scan: _Scan,
-    ) -> bool:
-        """Scans a block; returns whether the guard holds after it (an early exit on the
-        guard's failure guards what follows)."""
+    ) -> _Reach:
+        """Scans a block; returns what reaches its end (nothing after ``continue``)."""
         for statement in body:
-            if isinstance(statement, cst.If):
-                guarded = self._if(statement, name, guarded, scan)
-            elif _rebinds(statement, name):
-                scan.unguarded = True
-            else:
-                self._expression(statement, name, guarded, scan)
-        return guarded
+            reach = self._statement(statement, reach, scan)
+        return reach
 
-    def _if(self, statement: cst.If, name: str, guarded: bool, scan: _Scan) -> bool:
-        holds_if_true = self._test(statement.test, name, guarded, scan) or guarded
-        holds_if_false = self._test_fails(statement.test, name) or guarded
-        self._statements(suite_body(statement.body), name, holds_if_true, scan)
+    def _statement(
+        self, statement: cst.BaseStatement | cst.BaseSmallStatement, reach: _Reach, scan: _Scan
+    ) -> _Reach:
+        if isinstance(statement, cst.If):
+            return self._if(statement, reach, scan)
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                reach = self._small(small, reach, scan)
+            return reach
+        if isinstance(statement, cst.BaseSmallStatement):
+            return self._small(statement, reach, scan)
+        if isinstance(statement, (cst.For, cst.While)):
+            if isinstance(statement, cst.For):
+                self._expression(statement.iter, reach, scan)
+                if _binds(statement.target, scan.name):
+                    scan.characters = True
+            else:
+                self._branch(statement.test, reach, scan)
+            self._block(suite_body(statement.body), reach, scan)
+            if statement.orelse is not None:
+                self._block(suite_body(statement.orelse.body), reach, scan)
+            return reach
+        if isinstance(statement, cst.With):
+            for item in statement.items:
+                self._expression(item.item, reach, scan)
+            return self._block(suite_body(statement.body), reach, scan)
+        if isinstance(statement, (cst.Try, cst.TryStar)):
+            for body in _try_bodies(statement):
+                self._block(suite_body(body), reach, scan)
+            return reach
+        self._expression(statement, reach, scan)
+        if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            scan.acts(reach)
+        return reach
+
+    def _small(self, small: cst.BaseSmallStatement, reach: _Reach, scan: _Scan) -> _Reach:
+        if isinstance(small, _SILENT_STATEMENTS):
+            return reach
+        if isinstance(small, cst.Continue):
+            return _NONE
+        if isinstance(small, cst.Raise):
+            self._expression(small, reach, scan)
+            scan.raises(reach)
+            return _NONE
+        if isinstance(small, cst.Assert):
+            true, false = self._branch(small.test, reach, scan)
+            if small.msg is not None:
+                self._expression(small.msg, false, scan)
+            scan.raises(false)
+            return true
+        if isinstance(small, cst.Expr) and isinstance(small.value, _DOCSTRINGS):
+            return reach
+        if _rebinds(small, scan.name):
+            scan.characters = True
+        self._expression(small, reach, scan)
+        scan.acts(reach)
+        return _NONE if isinstance(small, (cst.Return, cst.Break)) else reach
+
+    def _if(self, statement: cst.If, reach: _Reach, scan: _Scan) -> _Reach:
+        true, false = self._branch(statement.test, reach, scan)
+        end = self._block(suite_body(statement.body), true, scan)
         orelse = statement.orelse
         if isinstance(orelse, cst.If):
-            self._if(orelse, name, holds_if_false, scan)
-        elif isinstance(orelse, cst.Else):
-            self._statements(suite_body(orelse.body), name, holds_if_false, scan)
-        if orelse is None and holds_if_false and _always_exits(statement.body):
-            return True  # ``if not isinstance(p, C): continue``
-        return guarded
+            return end | self._if(orelse, false, scan)
+        if isinstance(orelse, cst.Else):
+            return end | self._block(suite_body(orelse.body), false, scan)
+        return end | false
 
     # --- tests ----------------------------------------------------------------------------------
 
-    def _test(self, test: cst.BaseExpression, name: str, guarded: bool, scan: _Scan) -> bool:
-        """Scans a test's uses; returns whether the test being true means the guard holds."""
-        if self._is_guard(test, name):
-            scan.guards += 1
-            return True
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            left = self._test(test.left, name, guarded, scan)
-            right = self._test(test.right, name, guarded or left, scan)
-            return left or right
-        if (
-            isinstance(test, cst.UnaryOperation)
-            and isinstance(test.operator, cst.Not)
-            and self._is_guard(test.expression, name)
-        ) or _is_key_test(test, name, cst.NotIn):
-            scan.guards += 1
-            return False
-        self._expression(test, name, guarded, scan)
-        return False
-
-    def _test_fails(self, test: cst.BaseExpression, name: str) -> bool:
-        """Whether the test being false means the guard holds (``not isinstance(p, C)``,
-        ``"type" not in p``)."""
+    def _branch(
+        self, test: cst.BaseExpression, reach: _Reach, scan: _Scan
+    ) -> tuple[_Reach, _Reach]:
+        """What reaches the test's true and false outcomes (scanning its uses)."""
+        name = scan.name
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            return self._is_guard(test.expression, name)
-        if _is_key_test(test, name, cst.NotIn):
-            return True
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
-            return self._test_fails(test.left, name) or self._test_fails(test.right, name)
-        return False
+            true, false = self._branch(test.expression, reach, scan)
+            return false, true
+        if isinstance(test, cst.BooleanOperation):
+            left_true, left_false = self._branch(test.left, reach, scan)
+            if isinstance(test.operator, cst.And):
+                right_true, right_false = self._branch(test.right, left_true, scan)
+                return right_true, left_false | right_false
+            right_true, right_false = self._branch(test.right, left_false, scan)
+            return left_true | right_true, right_false
+        classes = self._isinstance(test, name)
+        if classes is not None:
+            scan.guards += 1
+            true = reach.passing(
+                char=not classes.excludes_strings, text=classes.text, names=classes.names_text
+            )
+            return true, reach.passing(char=not classes.surely_strings, text=True, names=False)
+        key = _key_test(test, name)
+        if key is not None:
+            scan.guards += 1
+            names = key[0] in self._text_parts.keys
+            true = reach.passing(char=False, text=names, names=names)
+            return (reach, true) if key[1] else (true, reach)
+        typed = self._type_test(test, name)
+        if typed is not None:
+            self._expression(typed.read, reach, scan)  # a character has no such key
+            picks = bool(typed.values & typed.text_values)
+            true = reach.passing(char=True, text=picks, names=picks)
+            false = reach.passing(char=True, text=not picks, names=False)
+            return (false, true) if typed.negated else (true, false)
+        self._expression(test, reach, scan)
+        return reach, reach
 
-    def _is_guard(self, test: cst.BaseExpression, name: str) -> bool:
-        if _is_key_test(test, name, cst.In):
-            return True
+    def _is_test(self, node: cst.BaseExpression, name: str) -> bool:
+        """Whether ``node`` is one of the tests ``_branch`` follows, or a combination of them."""
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self._is_test(node.expression, name)
+        if isinstance(node, cst.BooleanOperation):
+            return self._is_test(node.left, name) and self._is_test(node.right, name)
+        return (
+            self._isinstance(node, name) is not None
+            or _key_test(node, name) is not None
+            or self._type_test(node, name) is not None
+        )
+
+    def _isinstance(self, test: cst.BaseExpression, name: str) -> _Classes | None:
         if not (
             isinstance(test, cst.Call)
             and len(test.args) == 2
             and self._index.names.qualified(test.func) == "builtins.isinstance"
         ):
-            return False
+            return None
         subject = test.args[0].value
         if not (isinstance(subject, cst.Name) and subject.value == name):
-            return False
-        classes = test.args[1].value
-        members = (
-            [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+            return None
+        members = tuple(_class_members(test.args[1].value))
+        if not members:
+            return None
+        qualified = [self._index.names.qualified(member) for member in members]
+        return _Classes(
+            excludes_strings=all(self._excludes_strings(member) for member in members),
+            surely_strings=any(q in _STRING_CLASSES for q in qualified),
+            text=any(
+                q is not None and (q in self._text_parts.classes or q in self._text_parts.bases)
+                for q in qualified
+            ),
+            names_text=any(q is not None and q in self._text_parts.classes for q in qualified),
         )
-        return bool(members) and all(self._excludes_strings(member) for member in members)
 
     def _excludes_strings(self, cls: cst.BaseExpression) -> bool:
         """Whether no string is an instance of ``cls``, as far as syntax can tell."""
@@ -182,55 +390,130 @@ class ElementGuards:
             return qualified not in _STRING_CLASSES
         return not qualified.startswith(_PROTOCOL_MODULES)
 
+    def _type_test(self, test: cst.BaseExpression, name: str) -> _TypeTest | None:
+        """``p["type"] == "text"`` (or ``p.get("type")``, ``p.type``; ``!=``, ``in``,
+        ``not in`` a display of strings), where an active SPI discriminates its text part by
+        that key."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return None
+        comparison = test.comparisons[0]
+        operator = comparison.operator
+        sides = [(test.left, comparison.comparator)]
+        if isinstance(operator, (cst.Equal, cst.NotEqual)):
+            sides.append((comparison.comparator, test.left))
+        elif not isinstance(operator, (cst.In, cst.NotIn)):
+            return None
+        for read, tested in sides:
+            key = _type_read(read, name)
+            text_values = self._text_parts.type_values(key) if key is not None else None
+            values = _string_values(tested, display=isinstance(operator, (cst.In, cst.NotIn)))
+            if text_values is not None and values is not None:
+                negated = isinstance(operator, (cst.NotEqual, cst.NotIn))
+                return _TypeTest(read, values, text_values, negated)
+        return None
+
     # --- uses -----------------------------------------------------------------------------------
 
-    def _expression(self, node: cst.CSTNode, name: str, guarded: bool, scan: _Scan) -> None:
-        """Any use of ``name`` under ``node`` counts as unguarded unless ``guarded``; a
-        nested ``if`` is scanned as a statement, a guard inside an expression as a test."""
-        if guarded or scan.unguarded:
+    def _expression(self, node: cst.CSTNode, reach: _Reach, scan: _Scan) -> None:
+        """A use of the element under ``node`` where a character reaches is a use of a
+        character; the tests inside it steer what reaches their operands."""
+        if not reach.char or scan.characters:
             return
         stack = [node]
         while stack:
             current = stack.pop()
-            if isinstance(current, cst.Name) and current.value == name:
+            if isinstance(current, cst.Name) and current.value == scan.name:
                 if not _is_attribute_name(current, self._index):
-                    scan.unguarded = True
+                    scan.characters = True
                     return
             elif isinstance(current, cst.If):
-                self._if(current, name, guarded, scan)
-                continue
-            elif isinstance(current, cst.BaseExpression) and self._is_guard(current, name):
-                scan.guards += 1
-                continue
-            elif isinstance(current, cst.BooleanOperation) and isinstance(
-                current.operator, cst.And
-            ):
-                self._test(current, name, guarded, scan)
+                self._if(current, reach, scan)
                 continue
             elif isinstance(current, cst.IfExp):
-                holds = self._test(current.test, name, guarded, scan)
-                self._expression(current.body, name, holds, scan)
-                self._expression(current.orelse, name, self._test_fails(current.test, name), scan)
+                true, false = self._branch(current.test, reach, scan)
+                self._expression(current.body, true, scan)
+                self._expression(current.orelse, false, scan)
+                continue
+            elif isinstance(current, cst.BaseExpression) and (
+                isinstance(current, cst.BooleanOperation) or self._is_test(current, scan.name)
+            ):
+                self._branch(current, reach, scan)
                 continue
             stack.extend(child_nodes(current))
 
 
-def _is_key_test(
-    test: cst.BaseExpression, name: str, operator: type[cst.In] | type[cst.NotIn]
-) -> bool:
-    """``"type" in p`` (with ``cst.In``) or ``"type" not in p`` (``cst.NotIn``): a key test of
-    a block, which a character fails, since no string of two or more characters is in one."""
+def _is_condition(node: cst.BaseExpression) -> bool:
+    """``not x``, ``a and b``, ``a or b``: a value taken for its truth."""
+    return isinstance(node, cst.BooleanOperation) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)
+    )
+
+
+def _class_members(classes: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The classes of ``C``, ``(A, B)`` or ``A | B``."""
+    if isinstance(classes, cst.Tuple):
+        for element in classes.elements:
+            yield from _class_members(element.value)
+    elif isinstance(classes, cst.BinaryOperation) and isinstance(classes.operator, cst.BitOr):
+        yield from _class_members(classes.left)
+        yield from _class_members(classes.right)
+    else:
+        yield classes
+
+
+def _key_test(test: cst.BaseExpression, name: str) -> tuple[str, bool] | None:
+    """``"type" in p`` (``("type", False)``) or ``"type" not in p`` (``("type", True)``): a key
+    test of a block, which a character fails, since no string of two or more characters is in
+    one."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-        return False
+        return None
     target = test.comparisons[0]
     key = string_value(test.left)
-    return (
-        isinstance(target.operator, operator)
+    if (
+        isinstance(target.operator, (cst.In, cst.NotIn))
         and key is not None
         and len(key) >= 2
         and isinstance(target.comparator, cst.Name)
         and target.comparator.value == name
-    )
+    ):
+        return key, isinstance(target.operator, cst.NotIn)
+    return None
+
+
+def _type_read(node: cst.BaseExpression, name: str) -> str | None:
+    """The key read in ``p["type"]``, ``p.get("type")`` (a default allowed) or ``p.type``."""
+    if isinstance(node, cst.Subscript):
+        index = single_index(node)
+        return string_value(index) if index is not None and _is_name(node.value, name) else None
+    if isinstance(node, cst.Attribute):
+        return node.attr.value if _is_name(node.value, name) else None
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and _is_name(node.func.value, name)
+        and 1 <= len(node.args) <= 2
+        and node.args[0].keyword is None
+    ):
+        return string_value(node.args[0].value)
+    return None
+
+
+def _string_values(node: cst.BaseExpression, *, display: bool) -> frozenset[str] | None:
+    """The string literal (or, with ``display``, the tuple, list or set of them) ``node`` is."""
+    if not display:
+        value = string_value(node)
+        return frozenset({value}) if value is not None else None
+    if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return None
+    values = [string_value(element.value) for element in node.elements]
+    if not values or any(value is None for value in values):
+        return None
+    return frozenset(value for value in values if value is not None)
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _is_attribute_name(node: cst.Name, index: ModuleIndex) -> bool:
@@ -241,26 +524,29 @@ def _is_attribute_name(node: cst.Name, index: ModuleIndex) -> bool:
     return isinstance(parent, cst.Arg) and parent.keyword is node
 
 
-def _rebinds(statement: cst.BaseStatement | cst.BaseSmallStatement, name: str) -> bool:
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(element.value, name) for element in target.elements)
+    return False
+
+
+def _rebinds(small: cst.BaseSmallStatement, name: str) -> bool:
     """Whether a simple statement assigns ``name`` (what follows is no element any more)."""
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return False
-    for small in statement.body:
-        targets: list[cst.BaseExpression] = []
-        if isinstance(small, cst.Assign):
-            targets = [t.target for t in small.targets]
-        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-            targets = [small.target]
-        if any(isinstance(t, cst.Name) and t.value == name for t in targets):
-            return True
-    return False
+    targets: list[cst.BaseExpression] = []
+    if isinstance(small, cst.Assign):
+        targets = [t.target for t in small.targets]
+    elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+        targets = [small.target]
+    return any(isinstance(t, cst.Name) and t.value == name for t in targets)
 
 
-def _always_exits(body: cst.BaseSuite) -> bool:
-    statements = suite_body(body)
-    if not statements:
-        return False
-    last = statements[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        return bool(last.body) and isinstance(last.body[-1], _EXITS)
-    return False
+def _try_bodies(statement: cst.Try | cst.TryStar) -> Iterator[cst.BaseSuite]:
+    yield statement.body
+    for handler in statement.handlers:
+        yield handler.body
+    if statement.orelse is not None:
+        yield statement.orelse.body
+    if statement.finalbody is not None:
+        yield statement.finalbody.body

@@ -20,7 +20,7 @@ from loomlint.catalog.rules import Sink, SinkCatalog
 from loomlint.catalog.spi import SpiModel, imports_any
 from loomlint.engine.callees import local_callee, parameter_for
 from loomlint.engine.evidence import looks_like_content_annotation
-from loomlint.engine.guards import ElementGuards
+from loomlint.engine.guards import ElementGuards, LoopVerdict
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
     arg_position,
@@ -35,6 +35,7 @@ from loomlint.engine.typeview import TypeView
 # "erased": passed or stored where the type is lost (``Any``, ``object``, unannotated); the
 # engine follows a callee of the module (``analysis.callees``) before it reports LML005.
 Category = Literal["coercion", "use", "cast", "erased"]
+Misses = Literal["parts", "text"]
 
 _SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
@@ -119,6 +120,9 @@ class Position:
     # The use only iterates the value or counts its items (a loop, ``len()``): a value whose
     # string branch can only be "" is safe there.
     items_only: bool = False
+    # The branch the use gets wrong: a list of parts (the code reads a string), or text (a loop
+    # that picks text parts gets none from a string's characters).
+    misses: Misses = "parts"
 
 
 class PositionClassifier:
@@ -134,7 +138,7 @@ class PositionClassifier:
         self._sinks = sinks
         self._spi = spi
         self._accessor_short_names = spi.accessor_short_names
-        self._guards = ElementGuards(index)
+        self._guards = ElementGuards(index, spi.text_parts)
         self._comparison_targets: dict[cst.Comparison, dict[cst.ComparisonTarget, int]] = {}
         self._used_at: dict[
             cst.BaseExpression, tuple[cst.BaseExpression, cst.CSTNode | None] | None
@@ -274,9 +278,7 @@ class PositionClassifier:
         if isinstance(parent, cst.StarredDictElement):
             return _use("is unpacked with `**`")
         if isinstance(parent, (cst.For, cst.CompFor)):
-            if parent.iter is not position or self._guards.all_guarded(parent):
-                return None
-            return Position("use", "is iterated", items_only=True)
+            return _iterated(self._guards.verdict(parent)) if parent.iter is position else None
         if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             if parent.elt is position:
                 return self._comprehension_result(parent, kind)
@@ -532,9 +534,10 @@ class PositionClassifier:
             isinstance(loop, (cst.For, cst.CompFor))
             and loop.iter is call
             and self._index.names.qualified(call.func) in _ITERATING_WRAPPERS
-            and self._guards.all_guarded(loop)
         ):
-            return None  # for i, part in enumerate(m.content): if isinstance(part, ...)
+            verdict = self._guards.verdict(loop)
+            if verdict is not LoopVerdict.CHARACTERS:  # for i, part in enumerate(m.content)
+                return _iterated(verdict)
         sink = self._sink_for(call)
         index = arg_position(call, arg)
         if sink is not None and _selected(sink, index):
@@ -843,6 +846,16 @@ def _is_list_display(node: cst.BaseExpression) -> bool:
 
 def _use(description: str) -> Position:
     return Position("use", description)
+
+
+def _iterated(verdict: LoopVerdict) -> Position | None:
+    """Content a loop iterates, as what its elements do decides (``engine.guards``). Either
+    way only its items are used: an empty string yields none, and holds no text to lose."""
+    if verdict is LoopVerdict.SAFE:
+        return None
+    if verdict is LoopVerdict.TEXT_LOST:
+        return Position("use", "is iterated for its text parts", items_only=True, misses="text")
+    return Position("use", "is iterated", items_only=True)
 
 
 def _erased(description: str) -> Position:

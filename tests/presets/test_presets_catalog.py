@@ -6,11 +6,19 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
+from typing import Any, cast, get_args, get_origin, get_type_hints
 
 import pytest
+from typing_extensions import NotRequired, Required, is_typeddict  # as the SDKs declare them
 
-from loomlint.catalog.rules import CatalogError, load_catalog, preset_from_mapping, rules_dir
-from loomlint.catalog.spi import build_spi_model
+from loomlint.catalog.rules import (
+    CatalogError,
+    TextPartShape,
+    load_catalog,
+    preset_from_mapping,
+    rules_dir,
+)
+from loomlint.catalog.spi import QualifiedNames, build_spi_model
 
 PACKAGED = (
     "anthropic",
@@ -23,6 +31,9 @@ PACKAGED = (
     "pydantic-ai",
     "semantic-kernel",
 )
+# The presets that only say what other reads hold (``Preset.owns_content`` false): no content
+# of their own, so no text part a loop over it could pick.
+EVIDENCE_ONLY = ("bedrock", "cohere", "mcp", "semantic-kernel")
 # Packages a preset names but the dev extra does not install: LangGraph's prebuilt helpers, and
 # the SDKs of the presets that only say what other reads hold (their names were read in mcp
 # 2.3, cohere 7.3, semantic-kernel 1.45 and mypy-boto3-bedrock-runtime 1.43).
@@ -158,3 +169,96 @@ def test_a_re_export_of_an_ancestor_package_matches() -> None:
     assert "pydantic_ai.messages._parts.ThinkingPart" in spi.text_only_types  # defined there
     assert "pydantic_ai.other.ThinkingPart" not in spi.text_only_types
     assert "ThinkingPart" not in spi.text_only_types
+
+
+def _declared(qualified: str) -> object:
+    module, _, attribute = qualified.rpartition(".")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _runtime_class(declared: object) -> type:
+    """What an instance is at run time: a TypedDict's are dicts."""
+    return dict if is_typeddict(declared) else cast("type", declared)
+
+
+def _fields(declared: object) -> dict[str, object]:
+    if hasattr(declared, "model_fields"):
+        model_fields = cast("dict[str, Any]", declared.model_fields)
+        return {key: field.annotation for key, field in model_fields.items()}
+    return get_type_hints(declared)
+
+
+def _required_keys(declared: object) -> set[str]:
+    """The keys a TypedDict (its string annotations resolved) or a model requires."""
+    if not is_typeddict(declared):
+        model_fields = cast("dict[str, Any]", cast("Any", declared).model_fields)
+        return {key for key, field in model_fields.items() if field.is_required()}
+    total = cast("bool", cast("Any", declared).__total__)
+    required: set[str] = set()
+    for key, hint in get_type_hints(declared, include_extras=True).items():
+        marker = get_origin(hint)
+        if marker is Required or (total and marker is not NotRequired):
+            required.add(key)
+    return required
+
+
+def test_only_the_presets_owning_content_have_a_text_part() -> None:
+    presets = load_catalog().presets
+    assert [name for name in PACKAGED if not presets[name].owns_content] == list(EVIDENCE_ONLY)
+    assert {presets[name].text_part for name in EVIDENCE_ONLY} == {TextPartShape()}
+
+
+@pytest.mark.parametrize("name", [name for name in PACKAGED if name not in EVIDENCE_ONLY])
+def test_the_text_part_of_a_preset_is_the_sdks(name: str) -> None:
+    """`[text-part]` is the SDK's text part as it is: each of its classes is a part type of
+    the preset, everything else it is an instance of at run time is a listed base (and every
+    base is one), the key of its text is one every TypedDict and model of it requires, and its
+    discriminator's Literal is among the listed values."""
+    preset = load_catalog().presets[name]
+    shape = preset.text_part
+    assert shape.classes, "no text part class"
+    bases = QualifiedNames.of(shape.bases)
+    instance_of: set[type] = set()
+    for qualified in shape.classes:
+        assert qualified in preset.part_types
+        cls = _declared(qualified)
+        runtime = _runtime_class(cls)
+        for base in runtime.__mro__[0 if runtime is dict else 1 : -1]:
+            assert f"{base.__module__}.{base.__qualname__}" in bases, (qualified, base)
+            instance_of.add(base)
+        fields = _fields(cls)
+        if is_typeddict(cls) or hasattr(cls, "model_fields"):
+            assert set(shape.keys) <= _required_keys(cls), qualified
+        if shape.type_key is not None and shape.type_key in fields:
+            assert set(get_args(fields[shape.type_key])) <= set(shape.types), qualified
+    assert {_declared(base) for base in shape.bases} == instance_of
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ([], "key 'text-part' must be a table"),
+        ({"class": ["a.B"]}, "unknown key 'class'"),
+        ({"classes": ["TextPart"]}, "must list qualified names"),
+        ({"classes": "a.B"}, "key 'classes' must be a list of strings"),
+        ({"bases": ["dict"]}, "key 'bases' must list qualified names"),
+        ({"type-key": "type"}, "give 'type-key' and 'types' together"),
+        ({"types": ["text"]}, "give 'type-key' and 'types' together"),
+    ],
+)
+def test_a_malformed_text_part_names_the_key(table: object, problem: str) -> None:
+    with pytest.raises(CatalogError, match=re.escape(problem)):
+        preset_from_mapping({"name": "x", "text-part": table}, where="x.toml")
+
+
+def test_the_text_parts_of_the_active_presets_merge() -> None:
+    presets = load_catalog().presets
+    spi = build_spi_model([presets["openai"], presets["pydantic-ai"]])
+    assert spi.text_parts.type_values("type") == {"text", "input_text", "output_text"}
+    assert spi.text_parts.type_values("kind") == {"text-content"}
+    assert spi.text_parts.type_values("role") is None
+    assert "openai.types.chat.ChatCompletionContentPartTextParam" in spi.text_parts.classes
+    assert "loomlint.content.TextPart" not in spi.text_parts.classes
+    assert "builtins.dict" in spi.text_parts.bases
+    assert "builtins.dict" not in spi.text_parts.classes
+    assert spi.text_parts.keys == {"text"}

@@ -242,3 +242,47 @@ def test_a_user_declared_spi_fixes_with_its_attribute(
     code, _, err = _run("fix", "spi_app.py")
     assert code == 1, err
     assert (spi_project / "spi_app.py").read_text(encoding="utf-8") == APP_AFTER
+
+
+TEXT_FILTER_APP = textwrap.dedent(
+    """\
+    from chatlib import ChatMessage, Chunk
+
+
+    def texts(m: ChatMessage) -> list[str]:
+        return [c.text for c in m.content if isinstance(c, Chunk)]
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
+@pytest.mark.parametrize("declared", [True, False], ids=["text-part", "none"])
+def test_a_user_declared_spi_names_its_text_part(
+    spi_project: Path, declared: bool, types: bool, mypy_cache_dir: Path
+) -> None:
+    """Issue 29: the text part is the SPI's data. With `[text-part]`, a loop that picks a
+    `Chunk` loses a text message's text (advised the SPI's `.text`); without, no SPI says which
+    part is text, and the loop is a filter like any other."""
+    if declared:
+        with (spi_project / "pyproject.toml").open("a", encoding="utf-8") as config:
+            config.write('\n[tool.loomlint.spi.chat.text-part]\nclasses = ["chatlib.Chunk"]\n')
+    (spi_project / "text_app.py").write_text(TEXT_FILTER_APP, encoding="utf-8")
+    args = ["check", "--format", "json", "text_app.py", *([] if types else ["--no-types"])]
+    code, out, _ = _run(*args)
+    lost = (
+        "content of `m` is iterated for its text parts, but it may be a string, whose "
+        "characters are not parts: its text is lost; use .text, or narrow it with isinstance() "
+        "first"
+    )
+    assert (code, _findings(out)) == (
+        (1, [(5, 29, "LML001", lost, False)]) if declared else (0, [])
+    )
+
+
+def test_a_malformed_text_part_is_a_configuration_error(spi_project: Path) -> None:
+    with (spi_project / "pyproject.toml").open("a", encoding="utf-8") as config:
+        config.write('\n[tool.loomlint.spi.chat.text-part]\ntype-key = "kind"\n')
+    code, _, err = _run("check", "--no-types", "spi_app.py")
+    assert code == 2
+    assert "[text-part]: give 'type-key' and 'types' together" in err

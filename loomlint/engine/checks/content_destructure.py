@@ -62,5 +62,7 @@ def head(m: LlmMessage) -> str:
         return finding.position.category == "use" and is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
+        position = finding.position
         fix = destructure_fix(finding.fix)
-        return f"{describe_origin(finding)} {use_consequence(finding.position.description)}; {fix}"
+        consequence = use_consequence(position.description, position.misses)
+        return f"{describe_origin(finding)} {consequence}; {fix}"

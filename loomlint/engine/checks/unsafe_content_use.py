@@ -50,6 +50,14 @@ def copy(m: LlmMessage) -> LlmMessage:
     return LlmMessage(role="user", content=keep(m.content))
 """
         ),
+        Example(
+            """\
+from loomlint.content import LlmMessage, ToolUsePart
+
+def tool_names(m: LlmMessage) -> list[str]:
+    return [part.name for part in m.content if isinstance(part, ToolUsePart)]
+"""
+        ),
     )
 
     INVALID: ClassVar[tuple[Example, ...]] = (
@@ -75,11 +83,22 @@ def words(m: LlmMessage) -> int:
 """,
             (("LML001", 5, 17), ("LML001", 6, 18), ("LML001", 8, 32)),
         ),
+        Example(
+            """\
+from loomlint.content import LlmMessage, TextPart
+
+def text_parts(m: LlmMessage) -> int:
+    return sum(1 for part in m.content if isinstance(part, TextPart))
+""",
+            (("LML001", 4, 30),),
+        ),
     )
 
     def applies(self, finding: ContentFinding) -> bool:
         return finding.position.category == "use" and not is_destructured(finding.value)
 
     def message(self, finding: ContentFinding) -> str:
-        fix = use_fix(finding.fix)
-        return f"{describe_origin(finding)} {use_consequence(finding.position.description)}; {fix}"
+        position = finding.position
+        fix = use_fix(finding.fix, misses=position.misses)
+        consequence = use_consequence(position.description, position.misses)
+        return f"{describe_origin(finding)} {consequence}; {fix}"
