@@ -25,7 +25,7 @@ from daemon_harness import ANSWERED, LOOMLINT, Daemon, loomlint, wait_gone
 from daemon_harness import daemon_env as _env
 from daemon_harness import runtime as runtime  # a fixture
 from lsp_harness import Session, summary
-from mypy_caches import SDKS, MypyCaches
+from mypy_caches import MypyCaches
 
 pytestmark = pytest.mark.slow
 
@@ -427,11 +427,8 @@ def test_a_file_mypy_re_processed_keeps_its_result_when_its_types_did_not_change
 
 
 def test_the_warm_up_succeeds_and_the_daemon_chooses_presets_as_a_local_check_does(
-    project: Path, runtime: Path, mypy_caches: MypyCaches, tmp_path: Path
+    project: Path, runtime: Path
 ) -> None:
-    # The local checks build LangChain's types: from the template that has them.
-    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=CONFIG_MYPY, modules=SDKS)
-    os.environ["MYPY_CACHE_DIR"] = str(cache)  # check_mypy_cache restores it
     # The LangChain file is there before the daemon starts: its warm-up builds LangChain's
     # types once (an update that adds them costs several times a cold build).
     (project / "pkg" / "chat.py").write_text(langchain_sample.APP)
