@@ -1,17 +1,26 @@
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mypy_caches import SDKS, MypyCaches, mypy_table
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One mypy cache per test session (per xdist worker): builtins and the SDKs the presets
-    import are analysed once, not once per test."""
+def mypy_cache_dir(
+    mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """One mypy cache per test session (per xdist worker), for the ``loomlint check`` runs that
+    read the repository's ``[tool.mypy]`` (the fixtures' checks): it starts from the session's
+    template of that configuration, where typeshed and the SDKs the presets import are built
+    already, once for all the workers."""
     cache = tmp_path_factory.mktemp("mypy-cache")
+    mypy_caches.copy(cache, mypy=mypy_table(REPO / "pyproject.toml"), modules=SDKS)
     previous = os.environ.get("MYPY_CACHE_DIR")
     os.environ["MYPY_CACHE_DIR"] = str(cache)
     yield cache
@@ -21,6 +30,16 @@ def mypy_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["MYPY_CACHE_DIR"] = previous
 
 
+@pytest.fixture(scope="session")
+def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> MypyCaches:
+    """The session's mypy cache templates, one per configuration (``mypy_caches``), shared
+    by pytest-xdist's workers: the folder above a worker's own temporary folder is the run's."""
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent
+    return MypyCaches(folder / "mypy-cache-templates")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def user_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The user's cache folder (where the result cache's key lives) is the session's own."""
@@ -28,3 +47,34 @@ def user_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(folder))
         yield folder
+
+
+_GC_THRESHOLDS = gc.get_threshold()
+
+
+@pytest.fixture(autouse=True)
+def in_process_mypy_sees_only_its_own_heap() -> Iterator[None]:
+    """mypy run in this process (``mypy.api``, ``loomlint check`` through CliRunner) is run as
+    in a process of its own, as far as the heap goes.
+
+    loomlint's plugin and its checked-modules hook find mypy's build by scanning the heap
+    (``gc.get_referrers``), which in a test worker holds every earlier test's objects: after
+    a build of the SDKs a scan costs seconds, twice per build. So everything older than the
+    test is frozen (``gc.freeze``: out of the scans and the collections) while it runs. A
+    build leaves its trees in mypy's ``modules_state`` and raises the collector's thresholds
+    for good; after such a test its trees are let go and collected (only the test's own
+    objects are traversed, the rest being frozen), and the thresholds are restored.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if gc.get_threshold() != _GC_THRESHOLDS:
+            from mypy.modules_state import modules_state
+
+            # As mypy's own tests let a build go (mypy/test/testexportjson.py).
+            modules_state.modules = {}
+            modules_state.node_fixer = None
+            gc.collect()
+            gc.set_threshold(*_GC_THRESHOLDS)
+        gc.unfreeze()

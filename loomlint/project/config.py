@@ -34,7 +34,7 @@ from loomlint.catalog.rules import (
 )
 from loomlint.catalog.spi import SpiModel, build_spi_model
 from loomlint.content.words import with_article
-from loomlint.project.globs import check_patterns, matches
+from loomlint.project.globs import MatcherMissing, check_patterns, matches
 from loomlint.project.selection import (
     UNUSED_SUPPRESSION_CODE,
     SelectionLayer,
@@ -189,6 +189,9 @@ class Settings:
     inferable_presets: tuple[Preset, ...] = ()
     # ``content-preserving``: kept to build the SPI model again with inferred presets.
     preserving: tuple[str, ...] = ()
+    # The base configurations ``extend`` named, theirs included (absolute paths): read with
+    # ``config_path``, so a long-running server watches them as it watches it.
+    config_bases: tuple[Path, ...] = ()
 
     def is_code_enabled(self, code: str, path: str) -> bool:
         """Whether ``code`` is reported for ``path`` (relative to ``cwd``, or absolute)."""
@@ -362,6 +365,7 @@ def _with_bases(
     data.pop("extend", None)
     merged = type(reader)(data, file=reader.file, prefix=reader.prefix)
     merged.origins = origins
+    merged.bases = (base_path, *base.bases)
     return merged
 
 
@@ -521,6 +525,8 @@ class _TableReader:
         self.prefix = prefix
         # The (file, table) each key of a merged table (``extend``) was read from.
         self.origins: dict[str, tuple[str, str]] = {}
+        # The files ``extend`` merged in, nearest first.
+        self.bases: tuple[Path, ...] = ()
 
     def origin(self, key: str) -> tuple[str, str]:
         return self.origins.get(key, (self.file, self.prefix))
@@ -737,6 +743,7 @@ def _build_settings(
         report_unused_suppressions=report_unused,
         report_guesses=report_guesses,
         project_mypy_plugins=not overrides.no_project_plugins,
+        config_bases=reader.bases,
     )
     if overrides.presets is None and names is None:
         settings = dataclasses.replace(settings, inferable_presets=tuple(available.values()))
@@ -852,10 +859,18 @@ def _exclude(reader: _TableReader) -> tuple[str, ...]:
     exclude = reader.string_list("exclude")
     extend = reader.string_list("extend-exclude") or ()
     for key, patterns in (("exclude", exclude or ()), ("extend-exclude", extend)):
-        refused = check_patterns(patterns)
+        refused = _check_patterns(patterns)
         if refused is not None:
             raise reader.error(key, _refusal(*refused))
     return (*(DEFAULT_EXCLUDE if exclude is None else exclude), *extend)
+
+
+def _check_patterns(patterns: Sequence[str]) -> tuple[str, str | None] | None:
+    """``globs.check_patterns``; no pattern matcher at all is an error of no key's."""
+    try:
+        return check_patterns(patterns)
+    except MatcherMissing as exc:
+        raise ConfigError(str(exc)) from exc
 
 
 def _refusal(pattern: str, problem: str | None) -> str:
@@ -887,7 +902,7 @@ def _per_file_ignores(
             raise error(f"expected a list of rule codes, e.g. {example}, got {_describe(codes)}")
         selectors = codes
         _check_selectors(selectors, known_codes, error)
-        refused = check_patterns([pattern.removeprefix("!")])
+        refused = _check_patterns([pattern.removeprefix("!")])
         if refused is not None:
             _, problem = refused
             raise error("invalid pattern" if problem is None else f"pattern refused: {problem}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterable, Sequence
 
 from pathspec import GitIgnoreSpec
@@ -31,6 +32,19 @@ _WILDCARD = re.compile(r"\*+|\?|\[")
 
 class PatternError(ValueError):
     """A pattern that gitignore's language cannot express (``pathspec`` refused it)."""
+
+
+class MatcherMissing(Exception):
+    """google-re2, which matches every pattern, cannot be imported: no pattern can be used.
+    (A dependency of loomlint's, through ``pathspec[re2]``; an environment can still lack it.)
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            "loomlint matches path patterns (exclude, per-file-ignores, .gitignore) with "
+            f"google-re2, which this Python cannot import ({reason}); install it: "
+            f"{sys.executable} -m pip install google-re2"
+        )
 
 
 def pattern_problem(pattern: str) -> str | None:
@@ -48,20 +62,24 @@ def pattern_problem(pattern: str) -> str | None:
 
 @functools.lru_cache(maxsize=512)
 def compile_patterns(patterns: tuple[str, ...]) -> GitIgnoreSpec:
-    """The spec for ``patterns`` (gitignore lines, later lines win). Raises ``PatternError``."""
+    """The spec for ``patterns`` (gitignore lines, later lines win). Raises ``PatternError``,
+    or ``MatcherMissing`` whatever the patterns."""
     for pattern in patterns:
         problem = pattern_problem(pattern)
         if problem is not None:
             raise PatternError(problem)
     try:
         return GitIgnoreSpec.from_lines(patterns, backend="re2")
+    except ImportError as exc:  # pathspec raises re2's import error when it is used
+        raise MatcherMissing(str(exc) or type(exc).__name__) from exc
     except Exception as exc:  # pathspec and RE2 raise several error types for a bad pattern
         raise PatternError(str(exc) or type(exc).__name__) from exc
 
 
 def check_patterns(patterns: Sequence[str]) -> tuple[str, str | None] | None:
     """The first pattern of ``patterns`` that is refused, and why (None: it is not a valid
-    pattern); None when all compile, alone and together."""
+    pattern); None when all compile, alone and together. Raises ``MatcherMissing``, even
+    for no pattern (the default exclusions need the matcher too)."""
     for pattern in patterns:
         problem = pattern_problem(pattern)
         if problem is not None:

@@ -38,7 +38,7 @@ from typing import Any, BinaryIO, TypeVar, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from loomlint import __version__
@@ -56,6 +56,9 @@ from loomlint.server.transport import FrameWriter, Gate, read_messages
 # The initialization option that keeps the project's mypy plugins out, as
 # --no-project-plugins does.
 _NO_PROJECT_PLUGINS = "noProjectPlugins"
+# The ids of the file watchers the server registers with the client.
+_WATCHED_FILES = "loomlint-watched-files"
+_WATCHED_BASES = "loomlint-configuration-bases"
 # Seconds an edit waits for the next before the typed check starts.
 DEBOUNCE_SECONDS = float(os.environ.get("LOOMLINT_SERVER_DEBOUNCE", "0.15"))
 
@@ -92,6 +95,11 @@ class LoomlintServer(LanguageServer):
         self._checked_generation = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._endpoint: Daemon | None = None
+        # Whether the client watches files for us (dynamic registration), and with relative
+        # patterns; the base configurations outside the workspace it watches now.
+        self._client_watches = False
+        self._relative_patterns = False
+        self._watched_bases: tuple[Path, ...] = ()
 
     def serve_stream(self, stdin: BinaryIO, stdout: BinaryIO) -> int:
         """Serve LSP over the streams (our reader in place of pygls's: ``transport``) until
@@ -130,6 +138,72 @@ class LoomlintServer(LanguageServer):
         if endpoint is not None:
             endpoint.stop()
             endpoint.stopped.wait(5)
+
+    # --- configuration -----------------------------------------------------------------------
+
+    def watch_files(self) -> None:
+        """Ask the client to report changes of Python files and configuration files in the
+        workspace (the project reads its configuration again when one changed)."""
+        capabilities = self.client_capabilities.workspace
+        watched = capabilities.did_change_watched_files if capabilities else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        self._client_watches = True
+        self._relative_patterns = bool(watched.relative_pattern_support)
+        patterns = ["**/*.py", "**/*.pyi", *(f"**/{name}" for name in CONFIG_NAMES)]
+        self._register_watchers(_WATCHED_FILES, list(map(types.FileSystemWatcher, patterns)))
+
+    def watch_configuration_bases(self) -> None:
+        """Ask the client to report changes of the base configurations ``extend`` names
+        outside the workspace too (its patterns cover those inside), as they change. Called
+        after each typed round, when the settings are read."""
+        project = self.project
+        if not self._client_watches or project is None:
+            return
+        try:
+            bases = project.settings().config_bases
+        except ConfigError:
+            return  # shown to the user at the next check; the bases are those read last
+        outside = tuple(base for base in bases if not base.is_relative_to(project.root))
+        if outside == self._watched_bases:
+            return
+        if self._watched_bases:
+            self.client_unregister_capability(
+                types.UnregistrationParams(
+                    unregisterations=[
+                        types.Unregistration(
+                            id=_WATCHED_BASES, method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+                        )
+                    ]
+                )
+            )
+        self._watched_bases = outside
+        if outside:
+            self._register_watchers(_WATCHED_BASES, [self._watcher_of(base) for base in outside])
+
+    def _watcher_of(self, path: Path) -> types.FileSystemWatcher:
+        if self._relative_patterns:
+            folder = from_fs_path(str(path.parent))
+            if folder is not None:
+                return types.FileSystemWatcher(
+                    glob_pattern=types.RelativePattern(base_uri=folder, pattern=path.name)
+                )
+        return types.FileSystemWatcher(glob_pattern=path.as_posix())
+
+    def _register_watchers(self, key: str, watchers: list[types.FileSystemWatcher]) -> None:
+        self.client_register_capability(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id=key,
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=watchers
+                        ),
+                    )
+                ]
+            )
+        )
 
     # --- documents ---------------------------------------------------------------------------
 
@@ -183,6 +257,7 @@ class LoomlintServer(LanguageServer):
                 }
 
             checked = await self._run(self._typed, check, None)
+            self.watch_configuration_bases()  # the configuration may name other bases now
             for note in project.notes:
                 self.window_log_message(
                     types.LogMessageParams(type=types.MessageType.Info, message=note)
@@ -394,26 +469,7 @@ def create_server(*, no_project_plugins: bool = False) -> LoomlintServer:
     def initialized(ls: LoomlintServer, params: types.InitializedParams) -> None:
         del params
         ls.listen_for_checks()
-        capabilities = ls.client_capabilities.workspace
-        watched = capabilities.did_change_watched_files if capabilities else None
-        if watched is not None and watched.dynamic_registration:
-            patterns = ["**/*.py", "**/*.pyi", *(f"**/{name}" for name in CONFIG_NAMES)]
-            ls.client_register_capability(
-                types.RegistrationParams(
-                    registrations=[
-                        types.Registration(
-                            id="loomlint-watched-files",
-                            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                            register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                                watchers=[
-                                    types.FileSystemWatcher(glob_pattern=pattern)
-                                    for pattern in patterns
-                                ]
-                            ),
-                        )
-                    ]
-                )
-            )
+        ls.watch_files()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LoomlintServer, params: types.DidOpenTextDocumentParams) -> None:

@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from loomlint.engine.diagnostics import FileResult
+from loomlint.files.encoding import source_bytes
 from loomlint.project.config import LOOMLINT_TOML, PYPROJECT, CliOverrides, ConfigError, Settings
 from loomlint.project.discovery import DiscoveryError, discover_files
 from loomlint.project.preset_inference import chosen_presets, with_presets_chosen
@@ -90,13 +91,13 @@ class Project:
     def check_quick(self, path: str, text: str) -> FileResult:
         """Findings without types (``--no-types``): at once, while the types are not ready."""
         settings = replace(self.settings(), types="none")
-        run = run_check([path], settings, use_cache=False, sources={path: _bytes(text)})
+        run = run_check([path], settings, use_cache=False, sources={path: source_bytes(text)})
         return run.results[0]
 
     def check_typed(self, buffers: Mapping[str, str]) -> dict[str, FileResult]:
         """Findings with types for every open buffer, from one update of the warm mypy."""
         settings = self.settings()
-        texts = {path: _bytes(text) for path, text in buffers.items()}
+        texts = {path: source_bytes(text) for path, text in buffers.items()}
         oracle = None
         if settings.types != "none":
             oracle = self._warm_mypy(settings)
@@ -201,8 +202,11 @@ class Project:
 
     def _config_stamp(self) -> _Stamp:
         candidates = [d / name for d in (self.root, *self.root.parents) for name in CONFIG_NAMES]
-        if self._settings is not None and self._settings.mypy_config_file is not None:
-            candidates.append(self._settings.mypy_config_file)
+        if self._settings is not None:
+            # Wherever they are: a base that ``extend`` names outside the project too.
+            candidates.extend(self._settings.config_bases)
+            if self._settings.mypy_config_file is not None:
+                candidates.append(self._settings.mypy_config_file)
         stamp: list[tuple[str, int, int]] = []
         for candidate in candidates:
             try:
@@ -215,11 +219,3 @@ class Project:
 
 def _within(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
-def _bytes(text: str) -> bytes:
-    """A buffer's text as the bytes of a file. A lone surrogate (JSON's ``"\\ud800"``) has
-    no UTF-8: it becomes the bytes Python's ``surrogatepass`` gives, which no UTF-8 decoder
-    takes, so the buffer is what such a file is to ``loomlint check`` (LML902), and the
-    other buffers are checked as ever."""
-    return text.encode("utf-8", errors="surrogatepass")

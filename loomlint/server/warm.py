@@ -42,6 +42,7 @@ from mypy.util import hash_digest
 
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine.typefacts import FileTypes
+from loomlint.files.encoding import source_bytes
 from loomlint.files.stamps import FileStamp, stat_files
 from loomlint.run.oracle import (
     FactsConsumer,
@@ -573,7 +574,7 @@ class WarmMypy(MypyOracle):
         manager.shadow_equivalence_map.clear()
         for path, source in buffers.items():
             shadow = path + _SHADOW_SUFFIX
-            data = source.text.encode("utf-8")
+            data = source_bytes(source.text)  # read back as its coding declaration says
             manager.shadow_map[path] = shadow
             self._fscache.read_cache[shadow] = data
             self._fscache.hash_cache[shadow] = hash_digest(data)

@@ -184,3 +184,20 @@ def test_extend_chains_and_its_errors_name_the_key_and_the_file(tmp_path: Path, 
     with pytest.raises(ConfigError) as raised:
         load()
     assert str(raised.value).startswith("base.toml: key 'select': unknown rule code 'LML07'")
+
+
+def test_the_settings_name_every_base_extend_reads(
+    tmp_path: Path, write_pyproject: WriteConfig, load: Load
+) -> None:
+    # What a long-running server watches besides the configuration file itself.
+    shared = tmp_path.parent / f"{tmp_path.name}-shared"
+    shared.mkdir()
+    (shared / "loomlint.toml").write_text('extend = "team/loomlint.toml"\n', encoding="utf-8")
+    (shared / "team").mkdir()
+    (shared / "team" / "loomlint.toml").write_text('ignore = ["LML003"]\n', encoding="utf-8")
+    write_pyproject(f'extend = "../{shared.name}/loomlint.toml"\n')
+    settings = load()
+    assert settings.config_bases == (shared / "loomlint.toml", shared / "team" / "loomlint.toml")
+    assert "LML003" not in settings.enabled_codes
+    write_pyproject("")
+    assert load().config_bases == ()

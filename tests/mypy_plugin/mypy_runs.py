@@ -16,6 +16,8 @@ from mypy import api
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures" / "mypy_plugin"
 PLUGIN = "loomlint.mypy_plugin"
+# The mypy options ``write_project`` writes unless told otherwise.
+PLUGIN_STRICT = f'plugins = ["{PLUGIN}"]\nstrict = true\n'
 
 # (file name, line, error code)
 ErrorKey = tuple[str, int, str]
@@ -127,7 +129,7 @@ def expected_errors(paths: Iterable[Path]) -> set[ErrorKey]:
 def write_project(
     root: Path,
     *,
-    mypy: str = f'plugins = ["{PLUGIN}"]\nstrict = true\n',
+    mypy: str = PLUGIN_STRICT,
     loomlint: str = "",
     files: Mapping[str, str] | None = None,
 ) -> Path:

@@ -40,11 +40,11 @@ RULE = {"loom-content-coercion": "LML003", "loom-content-use": "LML001"}
 
 @pytest.mark.slow
 def test_both_front_ends_give_each_receivers_own_advice(
-    tmp_path: Path, mypy_cache: Path, mypy_cache_dir: Path
+    tmp_path: Path, sdk_mypy_cache: Path, check_sdk_mypy_cache: Path
 ) -> None:
     config = write_project(tmp_path, loomlint=PRESETS, files={"app.py": SOURCE})
     run = run_mypy(
-        ["--config-file", str(config), "--cache-dir", str(mypy_cache), "app.py"], cwd=tmp_path
+        ["--config-file", str(config), "--cache-dir", str(sdk_mypy_cache), "app.py"], cwd=tmp_path
     )
     plugin = {(e.line, RULE[e.code]): e.message for e in run.errors if e.code in RULE}
 

@@ -67,7 +67,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cli_findings(project: Path, mypy_cache_dir: Path) -> Counter[Finding]:
+def cli_findings(project: Path, check_sdk_mypy_cache: Path) -> Counter[Finding]:
     previous = Path.cwd()
     os.chdir(REPO)
     try:
@@ -142,14 +142,14 @@ def _mypy_args(project: Path, cache: Path) -> list[str]:
 @pytest.mark.slow
 def test_mypy_with_the_plugin_reports_exactly_loomlint_checks_findings(
     project: Path,
-    mypy_cache: Path,
+    sdk_mypy_cache: Path,
     cli_findings: Counter[Finding],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Parse and flow in the plugin's second process, however small the run (dmypy, below,
     # judges in its own process: the fixtures are below the worker's threshold).
     monkeypatch.setattr(worker, "START_BYTES", 0)
-    run = run_mypy(_mypy_args(project, mypy_cache), cwd=REPO)
+    run = run_mypy(_mypy_args(project, sdk_mypy_cache), cwd=REPO)
     assert "INTERNAL ERROR" not in run.stdout + run.stderr, run.stdout + run.stderr
     plugin = _plugin_findings(run.errors)
     # The fixtures hold findings of every content rule's code, and lines mypy silences: the

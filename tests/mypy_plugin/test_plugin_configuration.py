@@ -1,4 +1,8 @@
-"""The plugin's configuration: [tool.loomlint], mypy's own code switches, and mypy's cache."""
+"""The plugin's configuration: [tool.loomlint], mypy's own code switches, and mypy's cache.
+
+Each test's mypy cache (``mypy_cache``) starts from the session's template, where typeshed and
+``loomlint.content`` are built: the modules of the test's own project start cold.
+"""
 
 from __future__ import annotations
 
@@ -19,9 +23,9 @@ def _check(root: Path, cache: Path, *extra: str) -> MypyRun:
 
 @pytest.mark.slow
 def test_a_configured_accessor_silences_its_argument_and_rechecks_a_cached_module(
-    tmp_path: Path,
+    tmp_path: Path, mypy_cache: Path
 ) -> None:
-    root, cache = tmp_path / "project", tmp_path / "cache"
+    root, cache = tmp_path / "project", mypy_cache
     write_project(root, files={"helpers.py": HELPERS})
     assert _check(root, cache).keys() == {SHOW_PRINT, SHOW_LOOSE}
 
@@ -34,8 +38,8 @@ def test_a_configured_accessor_silences_its_argument_and_rechecks_a_cached_modul
 
 
 @pytest.mark.slow
-def test_a_warm_cache_replays_the_findings(tmp_path: Path) -> None:
-    root, cache = tmp_path / "project", tmp_path / "cache"
+def test_a_warm_cache_replays_the_findings(tmp_path: Path, mypy_cache: Path) -> None:
+    root, cache = tmp_path / "project", mypy_cache
     write_project(root, files={"helpers.py": HELPERS})
     cold = _check(root, cache)
     warm = _check(root, cache, "--verbose")
@@ -46,8 +50,8 @@ def test_a_warm_cache_replays_the_findings(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_per_file_ignores_apply_to_the_plugin(tmp_path: Path) -> None:
-    root, cache = tmp_path / "project", tmp_path / "cache"
+def test_per_file_ignores_apply_to_the_plugin(tmp_path: Path, mypy_cache: Path) -> None:
+    root, cache = tmp_path / "project", mypy_cache
     ignores = '[tool.loomlint.per-file-ignores]\n"helpers.py" = ["LML001"]'
     write_project(root, files={"helpers.py": HELPERS}, loomlint=ignores)
     assert _check(root, cache).keys() == {SHOW_PRINT}
@@ -137,9 +141,9 @@ def _run_with_started_workers(args: list[str], cwd: Path) -> MypyRun:
     [("mypy.ini", "loomlint"), ("setup.cfg", "tool:loomlint"), ("setup.cfg", "loomlint")],
 )
 def test_the_loomlint_section_of_mypy_ini_or_setup_cfg(
-    tmp_path: Path, name: str, section: str
+    tmp_path: Path, mypy_cache: Path, name: str, section: str
 ) -> None:
-    root, cache = tmp_path / "project", tmp_path / "cache"
+    root, cache = tmp_path / "project", mypy_cache
     root.mkdir()
     (root / "helpers.py").write_text(HELPERS, encoding="utf-8")
     config = root / name

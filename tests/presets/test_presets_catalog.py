@@ -6,10 +6,15 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
-from typing import Any, cast, get_args, get_origin, get_type_hints
+from typing import Any, cast, get_args, get_origin
 
 import pytest
-from typing_extensions import NotRequired, Required, is_typeddict  # as the SDKs declare them
+from typing_extensions import (  # as the SDKs declare them
+    NotRequired,
+    Required,
+    get_type_hints,
+    is_typeddict,
+)
 
 from loomlint.catalog.rules import (
     CatalogError,
@@ -185,7 +190,9 @@ def _fields(declared: object) -> dict[str, object]:
     if hasattr(declared, "model_fields"):
         model_fields = cast("dict[str, Any]", declared.model_fields)
         return {key: field.annotation for key, field in model_fields.items()}
-    return get_type_hints(declared)
+    # typing_extensions': on 3.10 typing's keeps a TypedDict's Required[...] around the type.
+    # A dataclass's `_: KW_ONLY` marker is no type: typing refuses it on 3.10.
+    return get_type_hints(declared, localns={"KW_ONLY": Any})
 
 
 def _required_keys(declared: object) -> set[str]:

@@ -59,10 +59,24 @@ class Session:
         self.published: list[types.PublishDiagnosticsParams] = []
         self._arrived = asyncio.Event()
         self.versions: dict[str, int] = {}
+        # What the server asked the client to watch for it, by registration id (dynamic
+        # registration, with ``watch_files``).
+        self.registrations: dict[str, types.Registration] = {}
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
             self.published.append(params)
+            self._arrived.set()
+
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def on_register(params: types.RegistrationParams) -> None:
+            self.registrations.update((r.id, r) for r in params.registrations)
+            self._arrived.set()
+
+        @self.client.feature(types.CLIENT_UNREGISTER_CAPABILITY)
+        def on_unregister(params: types.UnregistrationParams) -> None:
+            for gone in params.unregisterations:
+                self.registrations.pop(gone.id, None)
             self._arrived.set()
 
     async def start(
@@ -70,8 +84,17 @@ class Session:
         *args: str,
         cwd: Path | None = None,
         initialization_options: object = None,
+        watch_files: bool = False,
     ) -> None:
-        """Start ``loomlint server ARGS`` in ``cwd`` (the root by default) and initialize it."""
+        """Start ``loomlint server ARGS`` in ``cwd`` (the root by default) and initialize it;
+        with ``watch_files``, as a client that watches files the server registers."""
+        workspace = None
+        if watch_files:
+            workspace = types.WorkspaceClientCapabilities(
+                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                    dynamic_registration=True, relative_pattern_support=True
+                )
+            )
         await self.client.start_io(*SERVER_COMMAND, "server", *args, cwd=str(cwd or self.root))
         await self.client.initialize_async(
             types.InitializeParams(
@@ -79,11 +102,12 @@ class Session:
                 root_uri=uri_of(self.root),
                 initialization_options=initialization_options,
                 capabilities=types.ClientCapabilities(
+                    workspace=workspace,
                     text_document=types.TextDocumentClientCapabilities(
                         publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
                             version_support=True
                         )
-                    )
+                    ),
                 ),
             )
         )
@@ -138,6 +162,19 @@ class Session:
             if remaining <= 0:
                 shown = [(p.uri, p.version, summary(p)) for p in self.published[-5:]]
                 raise AssertionError(f"no diagnostics as expected for {path}: {shown}")
+            try:
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+            except asyncio.TimeoutError:
+                continue
+
+    async def registered(self, key: str, present: bool = True, timeout: float = 120.0) -> None:
+        """Until the server has registered (or, ``present=False``, unregistered) ``key``."""
+        deadline = time.monotonic() + timeout
+        while (key in self.registrations) != present:
+            self._arrived.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{key} is {'not ' if present else ''}registered")
             try:
                 await asyncio.wait_for(self._arrived.wait(), remaining)
             except asyncio.TimeoutError:

@@ -25,16 +25,17 @@ from daemon_harness import ANSWERED, LOOMLINT, Daemon, loomlint, wait_gone
 from daemon_harness import daemon_env as _env
 from daemon_harness import runtime as runtime  # a fixture
 from lsp_harness import Session, summary
+from mypy_caches import MypyCaches
 
 pytestmark = pytest.mark.slow
 
-CONFIG = """\
+CONFIG_MYPY = "strict = true\n"
+CONFIG = f"""\
 [tool.loomlint]
-per-file-ignores = { "tests/*" = ["LML003"] }
+per-file-ignores = {{ "tests/*" = ["LML003"] }}
 
 [tool.mypy]
-strict = true
-"""
+{CONFIG_MYPY}"""
 
 HELPERS = """\
 from loomlint.content import LlmMessage
@@ -104,6 +105,20 @@ def make_project(root: Path) -> Path:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path / "project")
+
+
+@pytest.fixture(autouse=True)
+def check_mypy_cache(
+    mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """The mypy cache of the tests' checks in their own process (``--no-daemon``, or where no
+    daemon answers): typeshed and ``loomlint.content`` as CONFIG's ``[tool.mypy]`` builds them,
+    from the session's template, so that a check here is not a cold build. The daemon keeps
+    no mypy cache: its warm-up is its own."""
+    cache = mypy_caches.copy(tmp_path_factory.mktemp("check-mypy-cache"), mypy=CONFIG_MYPY)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(cache))
+        yield cache
 
 
 class Shared(NamedTuple):
@@ -364,9 +379,8 @@ async def _editor_and_terminal(project: Path, runtime: Path) -> None:
     assert "note: daemon: no daemon runs for this project; checking here" in done.stderr
 
 
-def test_a_daemon_running_other_loomlint_code_declines(
-    project: Path, runtime: Path, daemon: Daemon, tmp_path: Path
-) -> None:
+def test_a_daemon_running_other_loomlint_code_declines(shared: Shared, tmp_path: Path) -> None:
+    project, runtime, _ = shared
     # Another copy of loomlint (an editable install edited since the daemon started, say):
     # its code may judge otherwise, so the daemon declines and the check runs here.
     spec = importlib.util.find_spec("loomlint")
