@@ -19,6 +19,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 from types import FrameType
 
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -49,15 +50,38 @@ def worker_ignores_interrupts() -> None:
 
 
 def _interrupted(signum: int, _frame: FrameType | None) -> None:
-    for child in multiprocessing.active_children():
-        child.kill()
-    _release_multiprocessing_resources()
     name = signal.Signals(signum).name
     # A progress line may be on the terminal: start the message on a clean line.
     erase = "\r\x1b[K" if _is_terminal(2) else ""
     message = f"{erase}loomlint: interrupted by {name}; the run stopped and wrote no report\n"
-    os.write(2, message.encode("utf-8", errors="replace"))
+    stderr = _silence_other_threads()
+    for child in multiprocessing.active_children():
+        child.kill()
+    _release_multiprocessing_resources()
+    os.write(stderr, message.encode("utf-8", errors="replace"))
     os._exit(EXIT_INTERRUPTED[signal.Signals(signum)])
+
+
+def _silence_other_threads() -> int:
+    """Point file descriptor 2 at the null device and return a copy of the real stderr.
+
+    Killing the workers wakes the threads that watch them (the process pool's manager thread),
+    and one may fail on the way out, racing the exit below: its ``Exception in thread ...``
+    must not reach the user's stderr, whose only line is the interruption's.
+    """
+    threading.excepthook = _ignore_thread_exception
+    try:
+        stderr = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        os.close(null)
+    except OSError:  # no stderr, or no descriptor left: the message goes where it can
+        return 2
+    return stderr
+
+
+def _ignore_thread_exception(_args: threading.ExceptHookArgs) -> None:
+    return None
 
 
 def _release_multiprocessing_resources() -> None:

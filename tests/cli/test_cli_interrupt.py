@@ -130,3 +130,49 @@ def test_ctrl_c_while_workers_analyse_leaves_a_valid_cache(tmp_path: Path) -> No
     assert (cached.returncode, fresh.returncode) == (1, 1)
     assert len(json.loads(cached_out)) == 24 * 401
     assert cached_out == fresh_out
+
+
+# A process that answers SIGINT as the console script does, while another of its threads fails
+# as the interruption kills its worker: the process pool's manager thread did, on Python 3.13 in
+# CI, and its "Exception in thread Thread-1:" reached stderr. The thread's failure is made
+# certain to happen while the handler runs: a finalizer the handler runs waits for it.
+THREAD_FAILS_DURING_INTERRUPT = """\
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+import time
+from multiprocessing import util
+
+from loomlint.run.interrupt import exit_on_interrupt
+
+
+def sleep_forever() -> None:
+    time.sleep(600)
+
+
+def watch(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    raise RuntimeError("the worker is gone")
+
+
+if __name__ == "__main__":
+    exit_on_interrupt()
+    worker = multiprocessing.get_context("spawn").Process(target=sleep_forever)
+    worker.start()
+    watcher = threading.Thread(target=watch, args=(worker.sentinel,))
+    watcher.start()
+    util.Finalize(None, watcher.join, args=(30,), exitpriority=10)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(60)
+"""
+
+
+def test_a_thread_that_fails_as_the_workers_are_killed_prints_nothing(tmp_path: Path) -> None:
+    script = tmp_path / "interrupted.py"
+    script.write_text(THREAD_FAILS_DURING_INTERRUPT, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", INTERRUPTED.format("SIGINT"))
