@@ -2,9 +2,9 @@
 
 One command, per codebase (issue 25's table):
 
-    python3 benchmarks/gate_cost.py                       # the four codebases, 4 pairs each
-    python3 benchmarks/gate_cost.py --only langchain-core --pairs 2
-    python3 benchmarks/gate_cost.py --one-core            # also mypy + plugin on one core
+    .venv/bin/python benchmarks/gate_cost.py              # the four codebases, 4 pairs each
+    .venv/bin/python benchmarks/gate_cost.py --only langchain-core --pairs 2
+    .venv/bin/python benchmarks/gate_cost.py --one-core   # also mypy + plugin on one core
 
 Each round runs, in an order that rotates round by round so that machine noise hits each
 alike: plain ``mypy`` cold; ``mypy`` with ``loomlint.mypy_plugin`` added to the codebase's own
@@ -94,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--one-core", action="store_true", help="also plain mypy and mypy + plugin on one core"
     )
     args = parser.parse_args(argv)
+    try:  # the findings are compared by the plugin's error codes: fail now, not after a round
+        import loomlint.mypy_plugin.codes  # noqa: F401
+    except ImportError as missing:
+        sys.exit(f"gate_cost.py: run it with loomlint's own venv (.venv/bin/python): {missing}")
     if args.pairs < 4:
         print(f"note: {args.pairs} pairs; issue 25's figures need at least 4")
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
