@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from expectations import REPO
+from mypy_caches import SDKS, MypyCaches, mypy_table
 
 from loomlint.engine.typefacts import FileTypes
 from loomlint.project.config import CliOverrides
@@ -82,11 +83,16 @@ def test_the_fallback_keeps_trees_and_gives_the_same_facts(
 
 
 def test_fixtures_checked_alone_from_a_fresh_cache_give_the_same_facts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mypy_caches: MypyCaches
 ) -> None:
     """A second build finds mypy's cache fresh: each file is type-checked alone against the
-    cached modules it imports, and its facts are those of the build that checked everything."""
-    monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / "cache"))
+    cached modules it imports, and its facts are those of the build that checked every
+    fixture. (The SDKs the fixtures import come from the session's template in both builds:
+    the fixtures are what each build checks.)"""
+    cache = mypy_caches.copy(
+        tmp_path / "cache", mypy=mypy_table(REPO / "pyproject.toml"), modules=SDKS
+    )
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(cache))
     cold, _ = _build(monkeypatch)
     warm, recorder = _build(monkeypatch)
     assert warm.rechecked == set()

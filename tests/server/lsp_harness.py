@@ -118,6 +118,15 @@ class Session:
         self.client.exit(None)
         await self.client.stop()
 
+    async def __aenter__(self) -> Session:
+        """``async with Session(root) as session``: the server started as ``start()`` does, and
+        stopped however the block ends (what the session published stays readable)."""
+        await self.start()
+        return self
+
+    async def __aexit__(self, *_exc_info: object) -> None:
+        await self.stop()
+
     def open(self, path: Path, text: str) -> None:
         self.versions[uri_of(path)] = 1
         self.client.text_document_did_open(

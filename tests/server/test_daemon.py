@@ -350,9 +350,7 @@ def test_the_language_server_answers_check_with_the_files_on_disk(
 
 async def _editor_and_terminal(project: Path, runtime: Path) -> None:
     app = project / "pkg" / "app.py"
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         # The editor holds a fix of the finding, not saved.
         session.open(app, APP.replace("str(message.content)", '"y"'))
         await session.diagnostics(app, lambda p: p.version == 1)
@@ -372,8 +370,6 @@ async def _editor_and_terminal(project: Path, runtime: Path) -> None:
         assert summary(typed) == [("LML001", 6, 11, 6, 24)]
         done = await asyncio.to_thread(loomlint, project, runtime, "check", "-v", "pkg")
         assert done.stdout == SHOW + SHOUT + "Found 2 findings (1 fixable with `loomlint fix`).\n"
-    finally:
-        await session.stop()
     # The server's socket goes with it: check runs in its own process again.
     done = loomlint(project, runtime, "check", "-v", "pkg")
     assert "note: daemon: no daemon runs for this project; checking here" in done.stderr

@@ -50,13 +50,9 @@ def test_a_latin_1_buffer_is_judged_as_its_file_is(project: Path) -> None:
 
 async def _session(project: Path) -> None:
     app = project / "app.py"
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         session.open(app, SOURCE)
         typed = await session.diagnostics(app, lambda p: len(p.diagnostics) == 2)
-    finally:
-        await session.stop()
     assert summary(typed) == TYPED
     # Every publication before it: the findings without types (while mypy builds), then these.
     shown = [summary(p) for p in session.published if p.uri == typed.uri and p.diagnostics]

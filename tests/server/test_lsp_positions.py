@@ -60,9 +60,7 @@ def test_ranges_and_edits_are_counted_the_lsp_way(project: Path) -> None:
 
 async def _session(project: Path) -> None:
     app = project / "app.py"
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         session.open(app, SOURCE)
         first = await session.diagnostics(app, lambda p: bool(p.diagnostics))
         assert summary(first) == [LML003]
@@ -117,5 +115,3 @@ async def _session(project: Path) -> None:
         assert apply_edit(edited, fix_all.edit) == edited.replace(
             "LlmMessage\n", "LlmMessage, text_of\n"
         ).replace("str(m.content)", "text_of(m.content)")
-    finally:
-        await session.stop()

@@ -98,9 +98,7 @@ def test_findings_follow_the_buffers_and_their_dependencies(project: Path) -> No
 
 async def _session(project: Path) -> None:
     app, helpers = project / "app.py", project / "helpers.py"
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         session.open(helpers, HELPERS)
         session.open(app, APP)
         # The bug's diagnostic arrives, with its code, range, severity and rule page.
@@ -203,8 +201,6 @@ async def _session(project: Path) -> None:
         )
         reconfigured = await session.diagnostics(app, lambda p: not p.diagnostics)
         assert summary(reconfigured) == []
-    finally:
-        await session.stop()
 
 
 SURROGATE = 'x = "\ud800"\n'
@@ -216,9 +212,7 @@ def test_a_buffer_holding_a_lone_surrogate_stops_no_other_buffers_types(project:
 
 async def _surrogate_session(project: Path) -> None:
     app, helpers, odd = project / "app.py", project / "helpers.py", project / "odd.py"
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         # The editor's buffer holds what no file can (JSON's "\ud800"): it is what a file of
         # such bytes is to `loomlint check`.
         session.open(odd, SURROGATE)
@@ -235,5 +229,3 @@ async def _surrogate_session(project: Path) -> None:
         session.replace(helpers, HELPERS_RETURNING_CONTENT)
         followed = await session.diagnostics(app, lambda p: len(p.diagnostics) == 2)
         assert summary(followed) == [LML001, LML003]
-    finally:
-        await session.stop()

@@ -157,9 +157,7 @@ def test_the_language_server_shows_the_same(project: Path) -> None:
 
 
 async def _shown_by_the_server(project: Path) -> None:
-    session = Session(project)
-    await session.start()
-    try:
+    async with Session(project) as session:
         path = project / "provider.py"
         session.open(path, path.read_text(encoding="utf-8"))
         # First the quick result (without types: the guesses too), then the typed one.
@@ -168,5 +166,3 @@ async def _shown_by_the_server(project: Path) -> None:
         assert [d.message for d in shown.diagnostics] == [
             message.split(" ", 2)[2] for message in _text_lines(TYPED)[1:]
         ]
-    finally:
-        await session.stop()
