@@ -263,7 +263,25 @@ def finish_analysis(
     if not settings.report_guesses:
         result.diagnostics = [d for d in result.diagnostics if not d.guess]
     result.diagnostics.sort(key=lambda d: d.sort_key)
+    result.diagnostics = _told_apart(result.diagnostics)
     return result
+
+
+def _told_apart(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each finding's message is its own on its line: a later one that would repeat an earlier
+    one's says where it is. mypy keeps one error per message and line (``str(m.content) +
+    str(m.content)`` would lose its second finding in the plugin), and a report without
+    columns would show the same line twice."""
+    said: set[tuple[int, str]] = set()
+    told: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        key = (diagnostic.line, diagnostic.message)
+        if key in said:
+            again = f"{diagnostic.message} (again on this line, at column {diagnostic.column})"
+            diagnostic = replace(diagnostic, message=again)
+        said.add(key)
+        told.append(diagnostic)
+    return told
 
 
 def _parse(source: bytes, verdict: Verdict) -> cst.Module:

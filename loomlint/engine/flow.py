@@ -42,7 +42,7 @@ from loomlint.engine.syntax import (
     string_value,
     suite_body,
 )
-from loomlint.engine.tree import child_nodes, is_expression
+from loomlint.engine.tree import child_nodes, is_expression, names_no_variable
 from loomlint.engine.typefacts import ContentKind
 
 OriginHow = Literal["read", "capture", "unpack", "typed"]
@@ -1104,6 +1104,8 @@ class FlowAnalysis:
 
     def _eval_children(self, node: cst.CSTNode, env: Env) -> None:
         for child in child_nodes(node):
+            if names_no_variable(node, child):
+                continue  # ``f(agent_call=agent_call)``: the keyword holds no value
             if is_expression(child):
                 self._eval(child, env)  # type: ignore[arg-type]
             elif not isinstance(child, cst.Annotation):

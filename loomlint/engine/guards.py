@@ -66,7 +66,7 @@ import libcst as cst
 from loomlint.catalog.spi import TextParts
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import single_index, string_value, suite_body
-from loomlint.engine.tree import child_nodes
+from loomlint.engine.tree import child_nodes, names_no_variable
 
 # Classes a one-character string is an instance of, or may be (protocols, generics).
 _STRING_CLASSES = frozenset({"builtins.str", "builtins.object"})
@@ -423,7 +423,8 @@ class ElementGuards:
         while stack:
             current = stack.pop()
             if isinstance(current, cst.Name) and current.value == scan.name:
-                if not _is_attribute_name(current, self._index):
+                parent = self._index.parent(current)
+                if parent is None or not names_no_variable(parent, current):
                     scan.characters = True
                     return
             elif isinstance(current, cst.If):
@@ -514,14 +515,6 @@ def _string_values(node: cst.BaseExpression, *, display: bool) -> frozenset[str]
 
 def _is_name(node: cst.BaseExpression, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
-
-
-def _is_attribute_name(node: cst.Name, index: ModuleIndex) -> bool:
-    """``x.part``: the attribute's name, not a use of a variable ``part``."""
-    parent = index.parent(node)
-    if isinstance(parent, cst.Attribute) and parent.attr is node:
-        return True
-    return isinstance(parent, cst.Arg) and parent.keyword is node
 
 
 def _binds(target: cst.BaseExpression, name: str) -> bool:

@@ -102,6 +102,14 @@ def is_expression(node: cst.CSTNode) -> bool:
     return type(node) in EXPRESSION_TYPES
 
 
+def names_no_variable(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """Whether ``child`` of ``parent`` is a name that reads no variable: the attribute's name in
+    ``x.part`` or the keyword in ``f(part=...)``. LibCST makes both ``Name`` nodes."""
+    if isinstance(parent, cst.Attribute):
+        return child is parent.attr
+    return isinstance(parent, cst.Arg) and child is parent.keyword
+
+
 def is_statement(node: cst.CSTNode) -> bool:
     return type(node) in STATEMENT_TYPES
 
