@@ -703,7 +703,24 @@ def _venv(codebase: Codebase) -> Path:
         if codebase.without_deps:
             _pip(python, "install", "--quiet", "--no-deps", *codebase.without_deps)
         installed.write_text("ok\n")
+    _measure_this_checkout(python)
     return python
+
+
+def _measure_this_checkout(python: Path) -> None:
+    """The venv's loomlint is this checkout's: a venv built from another checkout (a worktree
+    sharing the work folder) keeps its editable install, and would be measured instead."""
+    found = subprocess.run(
+        [str(python), "-c", "import loomlint; print(loomlint.__file__)"],
+        cwd=python.parent,  # not this checkout's folder, which would shadow the venv's install
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    if Path(found).resolve().parent != (REPO / "loomlint").resolve():
+        venv_name = python.parent.parent.name
+        print(f"{venv_name}: its loomlint was {found or 'missing'}; installing this checkout")
+        _pip(python, "install", "--quiet", "--no-deps", "-e", str(REPO))
 
 
 def _download(requirement: str, *, binary: bool) -> Path:
