@@ -138,7 +138,6 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
     """Parse, index and follow the flow of a file, and compute its positions when the flow
     found anything (what judging needs besides types)."""
     prepared = PreparedAnalysis(screen, imported, {})
-    deadline = prepared.deadline
     clock = _PhaseClock(prepared.phase_seconds)
     try:
         module = _parse(screen.source, screen.verdict)
@@ -146,28 +145,68 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
         prepared.text = screen.source.decode(module.encoding, errors="replace")
         clock.lap("parse")
         index = build_index(module)
-        classes = ImportedClasses.of(screen.path) if imported else None
-        analysis = FlowAnalysis(
-            module, index, settings.spi, load_catalog().unrelated, deadline, classes
-        )
-        flow = analysis.run()
-        if classes is not None:
-            prepared.consulted = tuple(sorted(classes.consulted))
-        clock.lap("flow")
         positions = _LazyPositions(module, index)
         prepared.statement_range = positions.statement_range
-        if flow:
+        prepared.module, prepared.index, prepared.positions = module, index, positions
+        _follow(prepared, settings, module, index, clock)
+        if prepared.flow:
             positions.get()
             clock.lap("positions")
-        prepared.module, prepared.index, prepared.analysis = module, index, analysis
-        prepared.flow, prepared.positions = flow, positions
     except _Unanalysable as problem:
         prepared.problem = problem
     except RecursionError:
         prepared.problem = _Unanalysable("LML903", "the file is nested too deeply to analyse")
     except OverBudget:
-        prepared.problem = _over_budget(deadline)
+        prepared.problem = _over_budget(prepared.deadline)
     return prepared
+
+
+def _follow(
+    prepared: PreparedAnalysis,
+    settings: Settings,
+    module: cst.Module,
+    index: ModuleIndex,
+    clock: _PhaseClock,
+) -> None:
+    """Follow the flow of a parsed file, taking the project's imported classes as evidence
+    if ``prepared.imported`` says so."""
+    classes = ImportedClasses.of(prepared.screen.path) if prepared.imported else None
+    analysis = FlowAnalysis(
+        module, index, settings.spi, load_catalog().unrelated, prepared.deadline, classes
+    )
+    prepared.flow = analysis.run()
+    prepared.analysis = analysis
+    if classes is not None:
+        prepared.consulted = tuple(sorted(classes.consulted))
+    clock.lap("flow")
+
+
+def _followed_again(
+    prepared: PreparedAnalysis, settings: Settings, *, imported: bool
+) -> PreparedAnalysis:
+    """``prepared`` with its flow followed again, taking the project's imported classes as
+    evidence or not (``imported``): the flow is all that depends on it, so the parse, the
+    index and the positions stand (they cost more than the flow)."""
+    module, index, positions = prepared.module, prepared.index, prepared.positions
+    if module is None or index is None or positions is None:
+        return prepare_analysis(prepared.screen, settings, imported=imported)
+    again = PreparedAnalysis(
+        prepared.screen,
+        imported,
+        {phase: s for phase, s in prepared.phase_seconds.items() if phase != "flow"},
+        text=prepared.text,
+        statement_range=prepared.statement_range,
+        module=module,
+        index=index,
+        positions=positions,
+    )
+    try:
+        _follow(again, settings, module, index, _PhaseClock(again.phase_seconds))
+    except RecursionError:
+        again.problem = _Unanalysable("LML903", "the file is nested too deeply to analyse")
+    except OverBudget:
+        again.problem = _over_budget(again.deadline)
+    return again
 
 
 def _over_budget(deadline: Deadline) -> _Unanalysable:
@@ -189,9 +228,7 @@ def finish_analysis(
     if prepared.imported != needs_imported_classes(types):
         # Prepared for types without unresolved imports, which these have: the flow must
         # take the project's imported classes as evidence after all.
-        prepared = prepare_analysis(
-            prepared.screen, settings, imported=needs_imported_classes(types)
-        )
+        prepared = _followed_again(prepared, settings, imported=needs_imported_classes(types))
     path = prepared.screen.path
     source = prepared.screen.source
     unresolved = types.unresolved if types is not None else ()

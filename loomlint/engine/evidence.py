@@ -58,6 +58,8 @@ class Evidence:
         spi: SpiModel,
         unrelated: Unrelated,
         imported: ImportedClasses | None = None,
+        *,
+        modules: dict[str, Evidence] | None = None,
     ) -> None:
         self._index = index
         self._spi = spi
@@ -65,6 +67,19 @@ class Evidence:
         # The project's other modules, read for the classes this one imports; None: only this
         # module's own classes count (with types, where mypy reads the others).
         self._imported = imported
+        # The evidence of each module read for its classes, by path, shared by every module's
+        # evidence of one analysis: what it learnt of its classes is learnt once.
+        self._modules: dict[str, Evidence] = {} if modules is None else modules
+        # What was learnt of names, classes and annotations: a module's flow asks the same
+        # questions once per method, per parameter, per narrowing (a class's fields are
+        # narrowed in each of its methods). Keyed by node identity, or by qualified name.
+        self._imported_classes: dict[str, tuple[Evidence, cst.ClassDef] | None] = {}
+        self._class_kinds: dict[tuple[str, int], ContentKind | None] = {}
+        self._own_class_kinds: dict[tuple[cst.ClassDef, int], ContentKind | None] = {}
+        self._field_annotations: dict[cst.ClassDef, cst.BaseExpression | None] = {}
+        self._annotation_kinds: dict[cst.BaseExpression, ContentKind | None] = {}
+        self._member_kinds: dict[cst.BaseExpression, tuple[tuple[str, ContentKind], ...]] = {}
+        self._self_fields: dict[cst.ClassDef, list[tuple[str, cst.BaseExpression]]] = {}
 
     @property
     def unrelated(self) -> Unrelated:
@@ -76,13 +91,24 @@ class Evidence:
 
     def _imported_class(self, qualified: str) -> tuple[Evidence, cst.ClassDef] | None:
         """A class of another module of the project, with the evidence of its own module."""
+        if qualified in self._imported_classes:
+            return self._imported_classes[qualified]
         found = self._imported.find(qualified) if self._imported is not None else None
-        if found is None or self._imported is None:
-            return None
-        module = Evidence(
-            found.index, self._spi, self._unrelated, self._imported.beside(found.path)
-        )
-        return module, found.node
+        result: tuple[Evidence, cst.ClassDef] | None = None
+        if found is not None and self._imported is not None:
+            module = self._modules.get(found.path)
+            if module is None or module._index is not found.index:
+                module = Evidence(
+                    found.index,
+                    self._spi,
+                    self._unrelated,
+                    self._imported.beside(found.path),
+                    modules=self._modules,
+                )
+                self._modules[found.path] = module
+            result = module, found.node
+        self._imported_classes[qualified] = result
+        return result
 
     def self_is_foreign(self, function: cst.FunctionDef) -> str | None:
         """The name of ``self`` in a method of a local class whose content field is declared,
@@ -100,7 +126,7 @@ class Evidence:
             return None
         if any(dotted_name(d.decorator) == "staticmethod" for d in function.decorators):
             return None
-        declared = class_field_annotation(parent, self._spi.content_fields)
+        declared = self._field_annotation(parent)
         if declared is not None and not self.looks_like_content_annotation(declared):
             return positional[0].name.value
         return None
@@ -216,11 +242,14 @@ class Evidence:
             dotted_name(d.decorator) in ("staticmethod", "classmethod") for d in function.decorators
         ):
             return None
-        fields = self._fields(cls)
-        for statement in suite_body(cls.body):
-            if isinstance(statement, cst.FunctionDef):
-                fields.extend(_self_annotations(statement, self._spi.content_fields))
-        return (positional[0].name.value, fields) if fields else None
+        fields = self._self_fields.get(cls)
+        if fields is None:
+            fields = self._fields(cls)
+            for statement in suite_body(cls.body):
+                if isinstance(statement, cst.FunctionDef):
+                    fields.extend(_self_annotations(statement, self._spi.content_fields))
+            self._self_fields[cls] = fields
+        return (positional[0].name.value, list(fields)) if fields else None
 
     def _enclosing_class(self, function: cst.FunctionDef) -> cst.ClassDef | None:
         parent = self._index.parent(function)
@@ -248,32 +277,48 @@ class Evidence:
         cannot tell."""
         qualified = self._index.names.qualified(cls)
         if qualified is not None:
-            if qualified in self._spi.text_only_types:
-                return ContentKind.TEXT
-            if qualified in self._spi.parts_only_types:
-                return ContentKind.PARTS
-            if qualified in TEXT_TYPES or qualified in PART_COLLECTION_TYPES:
-                return None
-            if qualified.startswith("builtins.") or self._name_is_foreign(qualified, qualified):
-                return ContentKind.OTHER
-            if qualified in self._spi.message_types:
-                return ContentKind.CONTENT
-            if depth >= _MAX_BASE_DEPTH:
-                return None
-            imported = self._imported_class(qualified)
-            return imported[0]._own_class_kind(imported[1], depth + 1) if imported else None
+            key = (qualified, depth)
+            if key not in self._class_kinds:
+                self._class_kinds[key] = self._qualified_class_kind(qualified, depth)
+            return self._class_kinds[key]
         local = self._index.names.local_class(cls)
         return self._own_class_kind(local, depth) if local is not None else None
 
+    def _qualified_class_kind(self, qualified: str, depth: int) -> ContentKind | None:
+        if qualified in self._spi.text_only_types:
+            return ContentKind.TEXT
+        if qualified in self._spi.parts_only_types:
+            return ContentKind.PARTS
+        if qualified in TEXT_TYPES or qualified in PART_COLLECTION_TYPES:
+            return None
+        if qualified.startswith("builtins.") or self._name_is_foreign(qualified, qualified):
+            return ContentKind.OTHER
+        if qualified in self._spi.message_types:
+            return ContentKind.CONTENT
+        if depth >= _MAX_BASE_DEPTH:
+            return None
+        imported = self._imported_class(qualified)
+        return imported[0]._own_class_kind(imported[1], depth + 1) if imported else None
+
     def _own_class_kind(self, cls: cst.ClassDef, depth: int) -> ContentKind | None:
-        declared = class_field_annotation(cls, self._spi.content_fields)
+        key = (cls, depth)
+        if key in self._own_class_kinds:
+            return self._own_class_kinds[key]
+        kind: ContentKind | None = None
+        declared = self._field_annotation(cls)
         if declared is not None:
-            return None if self.looks_like_content_annotation(declared) else ContentKind.OTHER
-        if depth < _MAX_BASE_DEPTH and any(
+            kind = None if self.looks_like_content_annotation(declared) else ContentKind.OTHER
+        elif depth < _MAX_BASE_DEPTH and any(
             self.class_kind(base.value, depth + 1) is ContentKind.OTHER for base in cls.bases
         ):
-            return ContentKind.OTHER
-        return None
+            kind = ContentKind.OTHER
+        self._own_class_kinds[key] = kind
+        return kind
+
+    def _field_annotation(self, cls: cst.ClassDef) -> cst.BaseExpression | None:
+        if cls not in self._field_annotations:
+            self._field_annotations[cls] = class_field_annotation(cls, self._spi.content_fields)
+        return self._field_annotations[cls]
 
     def kind_of_classes(self, classes: Sequence[cst.BaseExpression]) -> ContentKind | None:
         """What instances of every one of ``classes`` hold in their content field: TEXT when
@@ -289,14 +334,24 @@ class Evidence:
 
     def annotation_kind(self, annotation: cst.BaseExpression) -> ContentKind | None:
         """What the classes an annotation names say its content field holds (``Note | None``)."""
+        if annotation in self._annotation_kinds:
+            return self._annotation_kinds[annotation]
         names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
-        return self.kind_of_classes([parse_name(n) for n in names]) if names else None
+        kind = self.kind_of_classes([parse_name(n) for n in names]) if names else None
+        self._annotation_kinds[annotation] = kind
+        return kind
 
-    def member_kinds(self, annotation: cst.BaseExpression) -> list[tuple[str, ContentKind]]:
+    def member_kinds(self, annotation: cst.BaseExpression) -> tuple[tuple[str, ContentKind], ...]:
         """What is known below a value so annotated, as path suffixes and the content field's
         kind there: ``list[Note]`` -> ``[*]``; a class of the project (``state: State``, a
         ``TypedDict`` or a model) -> each field whose class is known, ``['notes'][*]`` and
         ``.notes[*]`` for ``notes: list[Note]``."""
+        known = self._member_kinds.get(annotation)
+        if known is None:
+            known = self._member_kinds[annotation] = tuple(self._found_member_kinds(annotation))
+        return known
+
+    def _found_member_kinds(self, annotation: cst.BaseExpression) -> list[tuple[str, ContentKind]]:
         found: list[tuple[str, ContentKind]] = []
         element = self.element_annotation(annotation)
         kind = self.annotation_kind(element) if element is not None else None
@@ -395,7 +450,7 @@ class Evidence:
         local = self._index.names.classes.get(name)
         if local is None:
             return False
-        field_annotation = class_field_annotation(local, self._spi.content_fields)
+        field_annotation = self._field_annotation(local)
         if field_annotation is None:
             return False
         return not self.looks_like_content_annotation(field_annotation)

@@ -489,6 +489,7 @@ class FlowAnalysis:
                 self._evidence.imported,
             )
             inner._parameter_flows = self._parameter_flows
+            inner._evidence = self._evidence  # what it learnt of this module's classes holds
             known = inner._run_parameter(function, param)
             self._parameter_flows[key] = known
         return known
