@@ -520,6 +520,8 @@ class _Judging:
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
         if position.items_only and value.empty_text:
             return None  # for item in ("" or parts): the empty string has no items either
+        if position.category == "coercion" and value.empty_parts:
+            return None  # str(text or []): "[]" shows no part and loses no text
         return value, kind, position
 
     def uses_of(self, analysis: FlowAnalysis) -> UsesOf:
