@@ -828,6 +828,7 @@ class FlowAnalysis:
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
+                self._copy_sets_content(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -894,6 +895,53 @@ class FlowAnalysis:
                 carried = Basis.EVIDENCE if basis is Basis.EVIDENCE else Basis.CARRIED
                 env.narrow_path(name + path[len(source) :], kind, carried)
         env.empty = env.empty | {name + p[len(source) :] for p in env.empty if p.startswith(below)}
+
+    def _copy_sets_content(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``c = m.model_copy(update={"content": [block]})``, ``dataclasses.replace(m,
+        content=text)``: the copy's content is the value set, so it holds that value's branch
+        where the flow knows it (a display, ``str()``/``list()``, a narrowed value). mypy
+        types neither ``update`` nor the copy's fields by it (``Basis.CARRIED``)."""
+        for field_name, value in self._set_by_copy(value_node):
+            known = self.values.get(value)
+            if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
+                kind: ContentKind | None = known.kind
+            else:
+                kind = _display_kind(value, self._index)
+            if kind is not None:
+                env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
+
+    def _set_by_copy(self, node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+        """The content fields a copy sets, and their values: ``m.model_copy(update={"content":
+        v})`` (a dict display, every key a string), ``replace(m, content=v)``; none where the
+        copy may set others it does not name (``update=changes``, ``**changes``)."""
+        if not isinstance(node, cst.Call):
+            return []
+        fields = self._spi.content_fields
+        func = node.func
+        qualified = self._index.names.qualified(func)
+        if qualified in _COPY_FUNCTIONS and qualified != "builtins.dict":
+            if not node.args or any(arg.star for arg in node.args[1:]):
+                return []
+            return [
+                (arg.keyword.value, arg.value)
+                for arg in node.args[1:]
+                if arg.keyword is not None and arg.keyword.value in fields
+            ]
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS):
+            return []
+        found: list[tuple[str, cst.BaseExpression]] = []
+        for arg in node.args:
+            if arg.keyword is None or arg.keyword.value != "update":
+                continue
+            if not isinstance(arg.value, cst.Dict):
+                return []
+            for element in arg.value.elements:
+                key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+                if key is None:
+                    return []  # **changes: any field may be set again after
+                if key in fields and isinstance(element, cst.DictElement):
+                    found.append((key, element.value))
+        return found
 
     def _copied(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
         """The value ``node`` is a copy of, with every content field as it was: ``m.copy()``,
