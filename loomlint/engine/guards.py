@@ -53,6 +53,11 @@ reached only by what passed. So ``assert isinstance(part, str) or isinstance(par
 lets characters through: it holds for each character of a string as for a list of strings and
 images, so a loop that only asserts it does nothing for a text message (safe), while any use
 of ``part`` after it is a use of a character. The same syntax decides with and without types.
+
+Two tests of the content itself are decided here too, for ``flow`` and ``sinks``:
+``element_test`` (``isinstance(content[0], dict)``: where a character fails the classes, the
+content is a list past the test, and the test is no use of one branch) and ``tests_emptiness``
+(``len(content) > 0``: the empty string and the empty list both count none).
 """
 
 from __future__ import annotations
