@@ -75,6 +75,9 @@ class Sink:
     # A use that only iterates its argument or counts its items (``len``, ``list``): the empty
     # string gives what an empty list gives there.
     items_only: bool = False
+    # A use that returns how many items its argument has (``len``): an emptiness test of the
+    # result (``len(c) > 0``, ``if len(c)``) is right on both branches, as "" and [] both give 0.
+    counts: bool = False
 
     def matches_method_name(self, name: str) -> bool:
         """Whether a method called ``name`` on an unknown receiver is this sink by name alone."""
@@ -350,6 +353,7 @@ _SINK_KEYS = frozenset(
         "serialises",
         "diagnostic",
         "items-only",
+        "counts",
     }
 )
 _SERIALISERS = frozenset({"json"})
@@ -404,6 +408,7 @@ def _sink_from_mapping(role: SinkRole, entry: Mapping[str, object], where: str) 
         serialises=serialises,
         diagnostic=_flag(entry, "diagnostic", where),
         items_only=_flag(entry, "items-only", where),
+        counts=_flag(entry, "counts", where),
     )
 
 

@@ -139,7 +139,8 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
     found anything (what judging needs besides types)."""
     prepared = PreparedAnalysis(screen, imported, {})
     clock = _PhaseClock(prepared.phase_seconds)
-    try:
+
+    def parse_and_follow() -> None:
         module = _parse(screen.source, screen.verdict)
         # The source as decoded, not module.code: regenerating the code costs a full pass.
         prepared.text = screen.source.decode(module.encoding, errors="replace")
@@ -152,13 +153,22 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
         if prepared.flow:
             positions.get()
             clock.lap("positions")
+
+    _within_limits(prepared, parse_and_follow)
+    return prepared
+
+
+def _within_limits(prepared: PreparedAnalysis, step: Callable[[], None]) -> None:
+    """Runs a step of preparing ``prepared``; a file it cannot analyse (unparsable, nested too
+    deeply, over its budget) gets the problem as its finding instead."""
+    try:
+        step()
     except _Unanalysable as problem:
         prepared.problem = problem
     except RecursionError:
         prepared.problem = _Unanalysable("LML903", "the file is nested too deeply to analyse")
     except OverBudget:
         prepared.problem = _over_budget(prepared.deadline)
-    return prepared
 
 
 def _follow(
@@ -200,12 +210,8 @@ def _followed_again(
         index=index,
         positions=positions,
     )
-    try:
-        _follow(again, settings, module, index, _PhaseClock(again.phase_seconds))
-    except RecursionError:
-        again.problem = _Unanalysable("LML903", "the file is nested too deeply to analyse")
-    except OverBudget:
-        again.problem = _over_budget(again.deadline)
+    clock = _PhaseClock(again.phase_seconds)
+    _within_limits(again, lambda: _follow(again, settings, module, index, clock))
     return again
 
 
@@ -514,6 +520,8 @@ class _Judging:
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
         if position.items_only and value.empty_text:
             return None  # for item in ("" or parts): the empty string has no items either
+        if position.category == "coercion" and value.empty_parts:
+            return None  # str(text or []): "[]" shows no part and loses no text
         return value, kind, position
 
     def uses_of(self, analysis: FlowAnalysis) -> UsesOf:

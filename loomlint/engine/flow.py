@@ -23,7 +23,7 @@ from typing import Literal
 
 import libcst as cst
 
-from loomlint.catalog.rules import Unrelated
+from loomlint.catalog.rules import Unrelated, load_catalog
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine.budget import Deadline
 from loomlint.engine.callees import local_callee, parameter_for, private_call_sites
@@ -32,6 +32,7 @@ from loomlint.engine.evidence import (
     TEXT_TYPES,
     Evidence,
 )
+from loomlint.engine.guards import element_test, zero_comparison
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
@@ -80,8 +81,9 @@ class Basis(enum.IntEnum):
     # A test or an assignment that mypy narrows alike: with types, mypy's type decides.
     TESTED = 0
     # Carried from a narrowed value to another by a relation mypy does not track: a copy made
-    # while the narrowing held, or a parameter whose every call site passes a narrowed value.
-    # The flow's kind stands with types too.
+    # while the narrowing held, a parameter whose every call site passes a narrowed value, or a
+    # container whose element a test told from a string's character (``isinstance(c[0],
+    # dict)``). The flow's kind stands with types too.
     CARRIED = 1
     # What syntax alone suggests (an annotation's class, a response shape): mypy's declared
     # types supersede it.
@@ -99,6 +101,10 @@ class Value:
     # through required it to be falsy (``c if not c else ...``). Iterating or measuring it
     # then does what it does to an empty list.
     empty_text: bool = False
+    # On its list branch the value can only be the empty list: the test that let a list through
+    # required it to be falsy (``isinstance(c, list) and c`` false, ``len(c) > 0`` false). Its
+    # ``str()`` is then ``"[]"``, with no part to show and no text to lose.
+    empty_parts: bool = False
 
     @property
     def carried(self) -> bool:
@@ -118,6 +124,7 @@ def join_values(a: Value | None, b: Value | None) -> Value | None:
         a.alias if a.alias == b.alias else None,
         max(a.basis, b.basis) if a.kind is b.kind else Basis.TESTED,
         _text_is_empty(a.kind, a.empty_text) and _text_is_empty(b.kind, b.empty_text),
+        _parts_are_empty(a.kind, a.empty_parts) and _parts_are_empty(b.kind, b.empty_parts),
     )
 
 
@@ -125,6 +132,12 @@ def _text_is_empty(kind: ContentKind, empty_text: bool) -> bool:
     """Whether a value of ``kind`` can only be the empty string where it is a string (a list
     of parts has no string branch at all)."""
     return empty_text or kind is ContentKind.PARTS
+
+
+def _parts_are_empty(kind: ContentKind, empty_parts: bool) -> bool:
+    """Whether a value of ``kind`` can only be the empty list where it is a list (a string has
+    no list branch at all)."""
+    return empty_parts or kind is ContentKind.TEXT
 
 
 @dataclass(slots=True)
@@ -146,6 +159,8 @@ class Env:
     # Content read paths whose content the presets' data (or a declared class) states, what
     # ever narrowed them since (``Origin.grounded``).
     known: frozenset[str] = frozenset()
+    # Content reads whose list branch can only be the empty list (``Value.empty_parts``).
+    empty_parts: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
         return Env(
@@ -156,6 +171,7 @@ class Env:
             self.foreign,
             self.messages,
             self.known,
+            self.empty_parts,
         )
 
     def bind(
@@ -194,7 +210,7 @@ class Env:
         indexing = (f"[{root}]", f"[{root}.", f"[{root}[")
         stale = [
             p
-            for p in (*self.paths, *self.empty)
+            for p in (*self.paths, *self.empty, *self.empty_parts)
             if p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
         ]
         for path in stale:
@@ -202,6 +218,7 @@ class Env:
             self.bases.pop(path, None)
         if stale:
             self.empty = self.empty - set(stale)
+            self.empty_parts = self.empty_parts - set(stale)
         if self.known:
             self.known = frozenset(
                 p
@@ -232,6 +249,12 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         if _text_is_empty(a.paths.get(p, ContentKind.CONTENT), p in a.empty)
         and _text_is_empty(b.paths.get(p, ContentKind.CONTENT), p in b.empty)
     )
+    empty_parts = frozenset(
+        p
+        for p in a.empty_parts | b.empty_parts
+        if _parts_are_empty(a.paths.get(p, ContentKind.CONTENT), p in a.empty_parts)
+        and _parts_are_empty(b.paths.get(p, ContentKind.CONTENT), p in b.empty_parts)
+    )
     return Env(
         names,
         paths,
@@ -240,6 +263,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         a.foreign & b.foreign,
         a.messages & b.messages,
         a.known & b.known,
+        empty_parts,
     )
 
 
@@ -262,6 +286,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.foreign == b.foreign
         and a.messages == b.messages
         and a.known == b.known
+        and a.empty_parts == b.empty_parts
     )
 
 
@@ -273,10 +298,11 @@ class _Narrowing:
     is_path: bool
     # None: the test says nothing of the branch (a truth test).
     kind: ContentKind | None
-    # The test was false: on its string branch the value is the empty string.
+    # The test was false: the value is empty (the empty string, or the empty list).
     falsy: bool = False
     # Said by a class (``isinstance(r, CallToolResult)``), not by a test of the value itself.
     known: bool = False
+    basis: Basis = Basis.TESTED
 
 
 # What syntax's evidence says below one argument at one call site, by path suffix
@@ -354,6 +380,7 @@ class FlowAnalysis:
         self._index = index
         self._spi = spi
         self._evidence = Evidence(index, spi, unrelated, imported)
+        self._sinks = load_catalog().sinks
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -801,6 +828,7 @@ class FlowAnalysis:
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
+                self._copy_sets_content(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -867,6 +895,53 @@ class FlowAnalysis:
                 carried = Basis.EVIDENCE if basis is Basis.EVIDENCE else Basis.CARRIED
                 env.narrow_path(name + path[len(source) :], kind, carried)
         env.empty = env.empty | {name + p[len(source) :] for p in env.empty if p.startswith(below)}
+
+    def _copy_sets_content(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``c = m.model_copy(update={"content": [block]})``, ``dataclasses.replace(m,
+        content=text)``: the copy's content is the value set, so it holds that value's branch
+        where the flow knows it (a display, ``str()``/``list()``, a narrowed value). mypy
+        types neither ``update`` nor the copy's fields by it (``Basis.CARRIED``)."""
+        for field_name, value in self._set_by_copy(value_node):
+            known = self.values.get(value)
+            if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
+                kind: ContentKind | None = known.kind
+            else:
+                kind = _display_kind(value, self._index)
+            if kind is not None:
+                env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
+
+    def _set_by_copy(self, node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+        """The content fields a copy sets, and their values: ``m.model_copy(update={"content":
+        v})`` (a dict display, every key a string), ``replace(m, content=v)``; none where the
+        copy may set others it does not name (``update=changes``, ``**changes``)."""
+        if not isinstance(node, cst.Call):
+            return []
+        fields = self._spi.content_fields
+        func = node.func
+        qualified = self._index.names.qualified(func)
+        if qualified in _COPY_FUNCTIONS and qualified != "builtins.dict":
+            if not node.args or any(arg.star for arg in node.args[1:]):
+                return []
+            return [
+                (arg.keyword.value, arg.value)
+                for arg in node.args[1:]
+                if arg.keyword is not None and arg.keyword.value in fields
+            ]
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS):
+            return []
+        found: list[tuple[str, cst.BaseExpression]] = []
+        for arg in node.args:
+            if arg.keyword is None or arg.keyword.value != "update":
+                continue
+            if not isinstance(arg.value, cst.Dict):
+                return []
+            for element in arg.value.elements:
+                key = string_value(element.key) if isinstance(element, cst.DictElement) else None
+                if key is None:
+                    return []  # **changes: any field may be set again after
+                if key in fields and isinstance(element, cst.DictElement):
+                    found.append((key, element.value))
+        return found
 
     def _copied(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
         """The value ``node`` is a copy of, with every content field as it was: ``m.copy()``,
@@ -1179,7 +1254,10 @@ class FlowAnalysis:
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
         origin = Origin(node, self._line(node), self._text(receiver), "read", evidence, grounded)
         empty_text = path is not None and path in env.empty
-        return Value(kind, frozenset({origin}), basis=basis, empty_text=empty_text)
+        empty_parts = path is not None and path in env.empty_parts
+        return Value(
+            kind, frozenset({origin}), basis=basis, empty_text=empty_text, empty_parts=empty_parts
+        )
 
     def _shape_kind(self, read: cst.BaseExpression) -> ContentKind | None:
         """What an SDK's read shape that ``read`` ends in says it holds."""
@@ -1297,9 +1375,10 @@ class FlowAnalysis:
             if fact.kind is not None and fact.known:
                 env.know(fact.key, fact.kind, Basis.TESTED)
             elif fact.kind is not None:
-                env.narrow_path(fact.key, fact.kind)
+                env.narrow_path(fact.key, fact.kind, fact.basis)
             if fact.falsy:
                 env.empty = env.empty | {fact.key}
+                env.empty_parts = env.empty_parts | {fact.key}
             return
         value = env.names.get(fact.key)
         if value is None:
@@ -1307,11 +1386,14 @@ class FlowAnalysis:
         if fact.kind is ContentKind.OTHER:
             del env.names[fact.key]  # narrowed to neither branch: not content here
         elif fact.kind is not None:
-            env.names[fact.key] = replace(value, kind=fact.kind, basis=Basis.TESTED)
+            env.names[fact.key] = replace(value, kind=fact.kind, basis=fact.basis)
         if fact.falsy and fact.key in env.names:
-            env.names[fact.key] = replace(env.names[fact.key], empty_text=True)
+            env.names[fact.key] = replace(env.names[fact.key], empty_text=True, empty_parts=True)
 
     def _facts_of(self, test: cst.BaseExpression, env: Env, truth: bool) -> list[_Narrowing]:
+        emptiness = self._emptiness_facts(test, env, truth)
+        if emptiness is not None:
+            return emptiness
         if isinstance(test, cst.Call):
             return self._call_facts(test, env, truth)
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
@@ -1331,7 +1413,7 @@ class FlowAnalysis:
         receiver_facts = self._receiver_isinstance_facts(test, truth)
         subject = self._key_of(test.args[0].value, env)
         if subject is None:
-            return receiver_facts
+            return [*receiver_facts, *self._element_facts(test, env, truth)]
         qualified = self._index.names.qualified(test.func)
         if qualified == "builtins.isinstance" and len(test.args) >= 2:
             kind = self._isinstance_narrowing(test.args[1].value, truth)
@@ -1349,6 +1431,51 @@ class FlowAnalysis:
             kind = ContentKind.PARTS if truth else ContentKind.TEXT
             return [_Narrowing(subject.key, subject.is_path, kind)]
         return []
+
+    def _emptiness_facts(
+        self, test: cst.BaseExpression, env: Env, truth: bool
+    ) -> list[_Narrowing] | None:
+        """``len(c) > 0`` false, ``len(c) == 0`` true, ``if len(c)`` false: ``c`` is empty on
+        both branches (the empty string, the empty list), as ``if not c`` says. None when
+        ``test`` counts nothing (the calls that count are the sinks' data, ``counts``)."""
+        zero = zero_comparison(test) if isinstance(test, cst.Comparison) else None
+        count, empty = zero if zero is not None else (test, not truth)
+        if zero is not None:
+            empty = truth is zero[1]
+        counted = self._counted(count)
+        if counted is None:
+            return None
+        subject = self._key_of(counted, env)
+        if subject is None or not empty:
+            return []
+        return [_Narrowing(subject.key, subject.is_path, None, falsy=True)]
+
+    def _counted(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """What ``len(x)`` counts (``x``), for a callable the sinks say counts items."""
+        if not (isinstance(node, cst.Call) and len(node.args) == 1):
+            return None
+        arg = node.args[0]
+        qualified = self._index.names.qualified(node.func)
+        sink = self._sinks.lookup([qualified]) if qualified is not None else None
+        if sink is None or not sink.counts or arg.keyword is not None or arg.star:
+            return None
+        return arg.value
+
+    def _element_facts(self, test: cst.Call, env: Env, truth: bool) -> list[_Narrowing]:
+        """``assert isinstance(content[0], dict)``: a string's item is a character, which no
+        dict is, so ``content`` is a list past it (``guards.element_test``); ``isinstance(c[0],
+        str)`` false says the same. mypy narrows no container by a test of its element: the
+        branch stands with types too (``Basis.CARRIED``)."""
+        found = element_test(self._index, test)
+        if found is None:
+            return []
+        container, characters = found
+        if not (characters.excluded if truth else characters.admitted):
+            return []
+        subject = self._key_of(container, env)
+        if subject is None:
+            return []
+        return [_Narrowing(subject.key, subject.is_path, ContentKind.PARTS, basis=Basis.CARRIED)]
 
     def _comparison_facts(self, test: cst.Comparison, env: Env, truth: bool) -> list[_Narrowing]:
         target = test.comparisons[0]

@@ -53,6 +53,11 @@ reached only by what passed. So ``assert isinstance(part, str) or isinstance(par
 lets characters through: it holds for each character of a string as for a list of strings and
 images, so a loop that only asserts it does nothing for a text message (safe), while any use
 of ``part`` after it is a use of a character. The same syntax decides with and without types.
+
+Two tests of the content itself are decided here too, for ``flow`` and ``sinks``:
+``element_test`` (``isinstance(content[0], dict)``: where a character fails the classes, the
+content is a list past the test, and the test is no use of one branch) and ``tests_emptiness``
+(``len(content) > 0``: the empty string and the empty list both count none).
 """
 
 from __future__ import annotations
@@ -361,34 +366,21 @@ class ElementGuards:
         subject = test.args[0].value
         if not (isinstance(subject, cst.Name) and subject.value == name):
             return None
-        members = tuple(_class_members(test.args[1].value))
-        if not members:
+        characters = character_classes(self._index, test.args[1].value)
+        if characters is None:
             return None
-        qualified = [self._index.names.qualified(member) for member in members]
+        qualified = [
+            self._index.names.qualified(member) for member in _class_members(test.args[1].value)
+        ]
         return _Classes(
-            excludes_strings=all(self._excludes_strings(member) for member in members),
-            surely_strings=any(q in _STRING_CLASSES for q in qualified),
+            excludes_strings=characters.excluded,
+            surely_strings=characters.admitted,
             text=any(
                 q is not None and (q in self._text_parts.classes or q in self._text_parts.bases)
                 for q in qualified
             ),
             names_text=any(q is not None and q in self._text_parts.classes for q in qualified),
         )
-
-    def _excludes_strings(self, cls: cst.BaseExpression) -> bool:
-        """Whether no string is an instance of ``cls``, as far as syntax can tell."""
-        local = self._index.names.local_class(cls)
-        if local is not None:
-            return not any(
-                self._index.names.qualified(base.value) in _STR_SUBCLASS_BASES
-                for base in local.bases
-            )
-        qualified = self._index.names.qualified(cls)
-        if qualified is None:
-            return False
-        if qualified.startswith("builtins."):
-            return qualified not in _STRING_CLASSES
-        return not qualified.startswith(_PROTOCOL_MODULES)
 
     def _type_test(self, test: cst.BaseExpression, name: str) -> _TypeTest | None:
         """``p["type"] == "text"`` (or ``p.get("type")``, ``p.type``; ``!=``, ``in``,
@@ -441,6 +433,164 @@ class ElementGuards:
                 self._branch(current, reach, scan)
                 continue
             stack.extend(child_nodes(current))
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterClasses:
+    """What the classes of an ``isinstance`` test do with a one-character string, as far as
+    syntax can tell."""
+
+    # No string is an instance of any of them (``dict``, a part class, ``int``): a character
+    # fails the test.
+    excluded: bool
+    # One of them is ``str`` or ``object``: a character passes it.
+    admitted: bool
+
+
+def character_classes(index: ModuleIndex, classes: cst.BaseExpression) -> CharacterClasses | None:
+    """The classes of ``isinstance(x, classes)`` (a class, a tuple or a ``|`` of classes) as a
+    character meets them; None for no class at all."""
+    members = tuple(_class_members(classes))
+    if not members:
+        return None
+    return CharacterClasses(
+        excluded=all(_excludes_strings(index, member) for member in members),
+        admitted=any(index.names.qualified(member) in _STRING_CLASSES for member in members),
+    )
+
+
+def _excludes_strings(index: ModuleIndex, cls: cst.BaseExpression) -> bool:
+    """Whether no string is an instance of ``cls``: a class of the module that is no subclass of
+    ``str``, a builtin other than ``str`` and ``object``, an imported class that is no protocol
+    (``typing``, ``collections.abc``). A class the module cannot name may be anything."""
+    local = index.names.local_class(cls)
+    if local is not None:
+        return not any(
+            index.names.qualified(base.value) in _STR_SUBCLASS_BASES for base in local.bases
+        )
+    qualified = index.names.qualified(cls)
+    if qualified is None:
+        return False
+    if qualified.startswith("builtins."):
+        return qualified not in _STRING_CLASSES
+    return not qualified.startswith(_PROTOCOL_MODULES)
+
+
+def element_test(
+    index: ModuleIndex, test: cst.BaseExpression
+) -> tuple[cst.BaseExpression, CharacterClasses] | None:
+    """``isinstance(content[0], dict)``: the indexed value (``content``) and what the classes
+    do with a character. An item of a string is a one-character string (or the index raises),
+    so a test whose classes exclude strings tells a list's element from a string's character:
+    the value is a list where it passes. Any single index counts (``[0]``, ``[-1]``, ``[i]``);
+    a string key or a slice does not."""
+    if not (
+        isinstance(test, cst.Call)
+        and len(test.args) == 2
+        and not any(arg.keyword is not None or arg.star for arg in test.args)
+        and index.names.qualified(test.func) == "builtins.isinstance"
+    ):
+        return None
+    subject = test.args[0].value
+    if not isinstance(subject, cst.Subscript):
+        return None
+    item = single_index(subject)
+    if item is None or string_value(item) is not None:
+        return None
+    characters = character_classes(index, test.args[1].value)
+    return (subject.value, characters) if characters is not None else None
+
+
+def tells_element_from_character(index: ModuleIndex, subscript: cst.Subscript) -> bool:
+    """Whether ``subscript`` (``content[0]``) is what an ``isinstance`` test asks of, with
+    classes no string is an instance of: for a text message the item is a character and the
+    test says no, as it should (the string holds no such element). The index is no use of one
+    branch there; an empty string raises as an empty list does."""
+    arg = index.parent(subscript)
+    call = index.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or not call.args or call.args[0] is not arg:
+        return False
+    found = element_test(index, call)
+    return found is not None and found[0] is subscript.value and found[1].excluded
+
+
+# ``count <op> bound`` that asks whether a count is zero, and whether it holds when it is
+# (``== 0``) or when it is not (``> 0``).
+_EMPTINESS_BOUNDS: dict[tuple[type[cst.BaseCompOp], str], bool] = {
+    (cst.GreaterThan, "0"): False,
+    (cst.NotEqual, "0"): False,
+    (cst.Equal, "0"): True,
+    (cst.LessThanEqual, "0"): True,
+    (cst.GreaterThanEqual, "1"): False,
+    (cst.LessThan, "1"): True,
+}
+# ``bound <op> count`` is ``count <mirrored op> bound``.
+_MIRRORED: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.GreaterThan: cst.LessThan,
+    cst.LessThan: cst.GreaterThan,
+    cst.GreaterThanEqual: cst.LessThanEqual,
+    cst.LessThanEqual: cst.GreaterThanEqual,
+    cst.Equal: cst.Equal,
+    cst.NotEqual: cst.NotEqual,
+}
+
+
+def zero_comparison(comparison: cst.Comparison) -> tuple[cst.BaseExpression, bool] | None:
+    """``count > 0``, ``count == 0``, ``count >= 1``, ``count < 1`` (either way round): the
+    compared count, and whether the comparison holds when the count is zero. None for any
+    other comparison (``== 2``, a chain)."""
+    if len(comparison.comparisons) != 1:
+        return None
+    target = comparison.comparisons[0]
+    operator = type(target.operator)
+    for count, compared, bound in (
+        (comparison.left, operator, target.comparator),
+        (target.comparator, _MIRRORED.get(operator), comparison.left),
+    ):
+        if compared is not None and isinstance(bound, cst.Integer):
+            holds_when_zero = _EMPTINESS_BOUNDS.get((compared, bound.value))
+            if holds_when_zero is not None:
+                return count, holds_when_zero
+    return None
+
+
+def tests_emptiness(index: ModuleIndex, count: cst.BaseExpression) -> bool:
+    """Whether a count of items (``len(c)``) is only asked whether it is zero: compared with
+    0 or 1 so that the answer is "empty or not" (``zero_comparison``), or taken for its truth
+    (``if len(c)``, ``not len(c)``, ``bool(len(c))``, an operand of ``and``/``or`` that is
+    itself a condition). The empty string and the empty list both count none, so such a test
+    is right on both branches. Arithmetic, another bound (``== 2``) or a slice still use one
+    branch's count."""
+    parent = index.parent(count)
+    if isinstance(parent, cst.ComparisonTarget):
+        parent = index.parent(parent)
+    if isinstance(parent, cst.Comparison):
+        found = zero_comparison(parent)
+        return found is not None and found[0] is count
+    return _taken_for_truth(index, count)
+
+
+def _taken_for_truth(index: ModuleIndex, node: cst.BaseExpression) -> bool:
+    """Whether only the truth of ``node``'s value is used: the test of an ``if``, ``while``,
+    ``assert``, conditional expression or comprehension clause, the operand of ``not`` or
+    ``bool()``, or an operand of ``and``/``or`` that is itself taken for its truth."""
+    parent = index.parent(node)
+    while isinstance(parent, cst.BooleanOperation):
+        node, parent = parent, index.parent(parent)
+    if isinstance(parent, cst.UnaryOperation):
+        return isinstance(parent.operator, cst.Not)
+    if isinstance(parent, (cst.If, cst.While, cst.Assert, cst.IfExp, cst.CompIf)):
+        return parent.test is node
+    if isinstance(parent, cst.Arg):
+        call = index.parent(parent)
+        return (
+            isinstance(call, cst.Call)
+            and len(call.args) == 1
+            and parent.keyword is None
+            and not parent.star
+            and index.names.qualified(call.func) == "builtins.bool"
+        )
+    return False
 
 
 def _is_condition(node: cst.BaseExpression) -> bool:

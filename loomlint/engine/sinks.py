@@ -20,7 +20,12 @@ from loomlint.catalog.rules import Sink, SinkCatalog
 from loomlint.catalog.spi import SpiModel, imports_any
 from loomlint.engine.callees import local_callee, parameter_for
 from loomlint.engine.evidence import looks_like_content_annotation
-from loomlint.engine.guards import ElementGuards, LoopVerdict
+from loomlint.engine.guards import (
+    ElementGuards,
+    LoopVerdict,
+    tells_element_from_character,
+    tests_emptiness,
+)
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
     arg_position,
@@ -251,6 +256,8 @@ class PositionClassifier:
                     # code knows the value to be a mapping here (a file dict, a tool result's
                     # payload), not message content.
                     return None
+                if tells_element_from_character(self._index, parent):
+                    return None  # isinstance(content[0], dict): a character rightly fails it
                 sliced = any(isinstance(e.slice, cst.Slice) for e in parent.slice)
                 return _use("is sliced" if sliced else "is indexed")
             return None
@@ -557,6 +564,8 @@ class PositionClassifier:
         if sink.role == "sanctioned":
             return None
         if sink.role == "use":
+            if sink.counts and tests_emptiness(self._index, call):
+                return None  # len(m.content) > 0: "" and [] both count none
             return Position(
                 "use", f"is used as one branch by {sink.label}", items_only=sink.items_only
             )
