@@ -89,17 +89,8 @@ _TRACKED_OPS = frozenset({"+", "%", "and", "or"})
 _FSTRING_FORMAT = re.compile(r"\{(![rsa])?:\{\}\}")
 
 
-def types_content(
-    tree: MypyFile,
-    types: dict[Expression, Type],
-    spi: SpiModel,
-    *,
-    classes: ClassKinds | None = None,
-) -> bool:
-    """Whether mypy types any expression of the file as the content union (a quick scan).
-    ``classes``: the build's classes classified so far (for the same SPI)."""
-    if classes is None or classes.spi is not spi:
-        classes = ClassKinds(spi)
+def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) -> bool:
+    """Whether mypy types any expression of the file as the content union (a quick scan)."""
     seen: set[int] = set()
     for expression in get_subexpressions(tree):
         typ = types.get(expression)
@@ -109,7 +100,7 @@ def types_content(
         if key in seen:
             continue
         seen.add(key)
-        if classes.kind(typ) is ContentKind.CONTENT:
+        if content_types.classify(typ, spi) is ContentKind.CONTENT:
             return True
     return False
 
@@ -127,36 +118,6 @@ def _classification_key(typ: Type) -> int:
     if isinstance(proper, Instance) and not proper.args:
         return id(proper.type)
     return id(typ)
-
-
-class ClassKinds:
-    """The classifications of instances of classes without type arguments, kept across the
-    files of one build: an instance of ``C`` is classified by ``C`` alone (its name and its
-    bases, fixed once the build has analysed it), and most files read instances of the same
-    few classes. Not for mypy's daemon, whose updates change classes in place."""
-
-    def __init__(self, spi: SpiModel) -> None:
-        self.spi = spi
-        self._kinds: dict[TypeInfo, ContentKind] = {}
-        self._shapes: dict[TypeInfo, ContentKind] = {}
-
-    def kind(self, typ: Type) -> ContentKind:
-        proper = get_proper_type(typ)
-        if not (isinstance(proper, Instance) and not proper.args):
-            return content_types.classify(typ, self.spi)
-        kind = self._kinds.get(proper.type)
-        if kind is None:
-            kind = self._kinds[proper.type] = content_types.classify(typ, self.spi)
-        return kind
-
-    def shape(self, typ: Type | None) -> ContentKind:
-        proper = get_proper_type(typ)
-        if not (isinstance(proper, Instance) and not proper.args):
-            return content_types.classify_shape(typ)
-        shape = self._shapes.get(proper.type)
-        if shape is None:
-            shape = self._shapes[proper.type] = content_types.classify_shape(typ)
-        return shape
 
 
 @dataclass(slots=True)
@@ -183,12 +144,9 @@ class FactCollector:
         options: Options,
         *,
         check_untyped_defs: bool,
-        classes: ClassKinds | None = None,
     ) -> None:
         self._types = types
         self._spi = spi
-        # Shared with the build's other files when given (for the same SPI).
-        self._classes = classes if classes is not None and classes.spi is spi else ClassKinds(spi)
         self._options = options
         self._check_untyped_defs = check_untyped_defs
         self._tracked: list[_Tracked] = []
@@ -334,7 +292,7 @@ class FactCollector:
                 key = _classification_key(typ)
                 kind = self._kind_of_type.get(key)
                 if kind is None:
-                    kind = self._kind_of_type[key] = self._classes.kind(typ)
+                    kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
             self._kinds[node_id] = kind
         return kind
 
@@ -346,7 +304,7 @@ class FactCollector:
             key = id(None) if typ is None else _classification_key(typ)
             shape = self._shape_of_type.get(key)
             if shape is None:
-                shape = self._shape_of_type[key] = self._classes.shape(typ)
+                shape = self._shape_of_type[key] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
 

@@ -94,9 +94,7 @@ class LoomlintPlugin(Plugin):
         except PluginConfigError as problem:
             self._problem = str(problem)
             return
-        self._analyst = analysis.ModuleAnalyst(
-            self._config.settings, one_build=self._judgements is None
-        )
+        self._analyst = analysis.ModuleAnalyst(self._config.settings)
         self._settings_log = SettingsLog(self._config.settings, self._config.fingerprint)
         self._recorder = ResultRecorder(self._analyst.worker)
         # Inside loomlint check's own build, the run takes the results (``plugin_results``).

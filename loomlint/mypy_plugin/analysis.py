@@ -24,7 +24,7 @@ from mypy.nodes import MypyFile
 from mypy.options import Options
 
 from loomlint.engine.diagnostics import Diagnostic, FileResult
-from loomlint.engine.facts import ClassKinds, FactCollector, types_content
+from loomlint.engine.facts import FactCollector, types_content
 from loomlint.engine.prescreen import may_hold_content, may_report
 from loomlint.engine.typefacts import FileTypes, has_typed_content
 from loomlint.mypy_plugin.checked import CheckedModule
@@ -39,12 +39,9 @@ class ModuleAnalyst:
     """Judges the modules mypy checks with the engine: in the plugin's second process
     (``mypy_plugin.worker``) once the run is large enough to pay for it, else in mypy's."""
 
-    def __init__(self, settings: Settings, *, one_build: bool) -> None:
-        """``one_build``: mypy's classes stay as the build made them (not so under mypy's
-        daemon, whose updates change them in place)."""
+    def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._worker = AnalysisWorker(settings)
-        self._classes = ClassKinds(settings.spi) if one_build else None
 
     @property
     def worker(self) -> AnalysisWorker:
@@ -78,15 +75,12 @@ class ModuleAnalyst:
         timings = self._worker.timings
         started = time.thread_time()
         try:
-            if screened or types_content(
-                module.tree, module.types, settings.spi, classes=self._classes
-            ):
+            if screened or types_content(module.tree, module.types, settings.spi):
                 facts = FactCollector(
                     module.types,
                     settings.spi,
                     module.options,
                     check_untyped_defs=module.options.check_untyped_defs,
-                    classes=self._classes,
                 ).collect(module.tree)
         except Exception as exc:  # loomlint's own bug: the file goes without types, as in check
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

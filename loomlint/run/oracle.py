@@ -56,7 +56,7 @@ from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
 from loomlint.catalog.spi import SpiModel
-from loomlint.engine.facts import ClassKinds, FactCollector, types_content
+from loomlint.engine.facts import FactCollector, types_content
 from loomlint.engine.typefacts import (
     FileTypes,
 )
@@ -159,8 +159,6 @@ class MypyOracle:
         self._config_file = config_file
         self._project_plugins = project_plugins
         self._notes: list[str] = []
-        # The classes of the build running, classified (``_build``).
-        self._classes = ClassKinds(spi)
 
     def analyze(
         self, files: Sequence[SourceFile], consumer: FactsConsumer | None = None
@@ -204,14 +202,6 @@ class MypyOracle:
         return sources, options
 
     def _build(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
-        # The build's classes, classified as its files' facts are taken, and let go with it.
-        self._classes = ClassKinds(self._spi)
-        try:
-            return self._built(files, consumer)
-        finally:
-            self._classes = ClassKinds(self._spi)
-
-    def _built(self, files: list[SourceFile], consumer: FactsConsumer | None) -> _Built:
         by_abspath = {os.path.abspath(f.path): f for f in files}
         output = io.StringIO()
         sources, options = self._mypy_options([f.path for f in files])
@@ -398,7 +388,7 @@ class MypyOracle:
         """
         screened = consumer.screened(source.path) if consumer is not None else None
         facts: FileTypes | None = None
-        if screened is not False or types_content(tree, types, self._spi, classes=self._classes):
+        if screened is not False or types_content(tree, types, self._spi):
             facts = self._collect(tree, types, module_options)
         if consumer is not None:
             consumer.accept(source.path, facts)
@@ -427,11 +417,7 @@ class MypyOracle:
     ) -> FileTypes:
         """A checked module's facts, read with its own options."""
         collector = FactCollector(
-            types,
-            self._spi,
-            module_options,
-            check_untyped_defs=module_options.check_untyped_defs,
-            classes=self._classes,
+            types, self._spi, module_options, check_untyped_defs=module_options.check_untyped_defs
         )
         return collector.collect(tree)
 
