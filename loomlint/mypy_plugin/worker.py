@@ -14,10 +14,14 @@ prepared in time.
 Neither process ever blocks on the other's pipe: what a full pipe cannot take is written by a
 thread of its own, so mypy's process never waits while this one is busy parsing, and this one
 never waits while mypy's is busy checking. Requests mypy waits for are answered at once on a
-thread of their own; another keeps the result cache's books, screens, then prepares. What is
-prepared is held until judged, up to
-``_HELD_BYTES`` of source (LibCST's trees take some seventy times their source's size); past
-it, preparing waits, and a file judged before it was prepared is prepared then.
+thread of their own; another keeps the result cache's books, screens, then prepares, and
+starts none of these while mypy's process waits for an answer: in one interpreter, the two
+threads would share it, and LibCST's parse holds it outright. What is prepared is held until
+judged, up to ``_HELD_BYTES`` of source (LibCST's trees take some seventy times their
+source's size); past it, preparing waits, and a file judged before it was prepared is prepared
+then. The budget is large enough that a mid-sized project's files are all prepared while mypy
+checks what they import (camel-ai's 3 MB: 130 files, the worker at 264 MB): a budget that ran
+out would leave preparing for the moment mypy judges, sharing the worker with the answers.
 
 The process ends with mypy's: when the plugin's end of the pipe closes (mypy's exit, or its
 being killed), the thread that reads the pipe writes what is left for the result cache (a few
@@ -53,8 +57,8 @@ if TYPE_CHECKING:
 # Below this much offered source a run stays in mypy's process: starting the worker would
 # cost more than it saves (as for loomlint check's workers).
 START_BYTES = 256 * 1024
-# Source bytes of the files held prepared at once.
-_HELD_BYTES = 2 * 1024 * 1024
+# Source bytes of the files held prepared at once (see the module's docstring).
+_HELD_BYTES = 8 * 1024 * 1024
 _WORKER_MAIN = "import sys; from loomlint.mypy_plugin.worker import main; main(sys.argv[1:])"
 # How long the plugin waits for one answer before it judges in mypy's process instead.
 _ANSWER_SECONDS = 300.0
@@ -94,6 +98,9 @@ class _WorkerTimings:
     prepared: list[float] = field(default_factory=lambda: [0.0, 0.0])
     judged: list[float] = field(default_factory=lambda: [0.0, 0.0])
     prepared_when_judged: int = 0
+    # Requests that came while a file was being prepared (their answer shares the interpreter
+    # with that preparation until it ends).
+    asked_while_preparing: int = 0
     bookkept: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
 
@@ -461,6 +468,8 @@ class _Worker:
         self._to_prepare: set[str] = set()
         # The file the working thread is preparing (a judgement of it waits for it).
         self._preparing: str | None = None
+        # Whether the answering thread is answering (the working thread waits meanwhile).
+        self._answering = False
         # The order mypy checks files in (see ``AnalysisWorker.order``); files it does not name
         # come after, in the order offered.
         self._rank: dict[str, int] = {}
@@ -525,15 +534,23 @@ class _Worker:
             self._plugin_timings = timings
         else:
             self._asked.append(message[1:])
+            self._timings.asked_while_preparing += self._preparing is not None
 
     def work(self) -> None:
         """On a deep-stack thread: keep the books, screen and prepare."""
         while True:
             with self._lock:
-                while not (
-                    self._keyed
-                    or self._to_screen
-                    or (self._to_prepare and self._held_bytes < _HELD_BYTES)
+                # Nothing starts while mypy's process waits for an answer: this thread would
+                # share the interpreter with the answering one, and hold it outright while
+                # LibCST parses (a large file's parse holds it for tenths of a second).
+                while (
+                    self._asked
+                    or self._answering
+                    or not (
+                        self._keyed
+                        or self._to_screen
+                        or (self._to_prepare and self._held_bytes < _HELD_BYTES)
+                    )
                 ):
                     self._lock.wait()
                 bookkeeping = bool(self._keyed)
@@ -563,20 +580,26 @@ class _Worker:
 
     def answer(self, running: threading.Event) -> None:
         """On a deep-stack thread of its own: answer what mypy's process asks, at once. The
-        thread that prepares files holds the interpreter at most a switch interval at a time
-        (outside LibCST's parse), so a judgement does not wait for the file being prepared;
-        unless it is that file: then it waits for its preparation to end, rather than repeat
-        it."""
+        working thread starts nothing while a request waits or is being answered (``work``);
+        a preparation already under way shares the interpreter with the answer until it ends
+        (at a switch interval, but not during LibCST's parse, which holds it). A judgement of
+        the file being prepared waits for its preparation to end, rather than repeat it."""
         running.set()
         while True:
             with self._lock:
                 while not self._asked:
                     self._lock.wait()
                 asked = self._asked.popleft()
+                self._answering = True
                 while self._preparing is not None and self._preparing == asked[1]:
                     self._lock.wait()
             started = time.thread_time()
-            self._outbox.put(("answer", self._answer(asked)))
+            try:
+                self._outbox.put(("answer", self._answer(asked)))
+            finally:
+                with self._lock:
+                    self._answering = bool(self._asked)
+                    self._lock.notify_all()
             self._timings.judged[0] += 1
             self._timings.judged[1] += time.thread_time() - started
 
@@ -752,7 +775,8 @@ class _Worker:
             f"worker: screened {mine.screened[0]:.0f} files in {mine.screened[1]:.2f} s, "
             f"prepared {mine.prepared[0]:.0f} in {mine.prepared[1]:.2f} s, judged "
             f"{mine.judged[0]:.0f} in {mine.judged[1]:.2f} s ({mine.prepared_when_judged} "
-            f"prepared before they were asked for), result cache {mine.bookkept[1]:.2f} s; "
+            f"prepared before they were asked for, {mine.asked_while_preparing} asked while "
+            f"another was being prepared), result cache {mine.bookkept[1]:.2f} s; "
             f"ended {ending_seconds:.3f} s after mypy's process"
         )
         for line in lines:
