@@ -303,9 +303,9 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     is_flag=True,
     default=None,
     help="With types, also report the findings that rest on no type and no preset data: reads "
-    "of messages whose module mypy could not find (not installed where loomlint runs), judged "
-    "as --no-types would judge them and marked as guesses. By default they are only counted, "
-    "in the run's warning.",
+    "of messages whose module mypy could not find (not installed where loomlint runs) or that "
+    "mypy typed Any (a dict[str, Any], an Any parameter), judged as --no-types would judge "
+    "them and marked as guesses. By default they are only counted, in the run's warnings.",
 )
 @click.option(
     "--diff",

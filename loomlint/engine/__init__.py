@@ -7,7 +7,8 @@
   installed packages (``evidence``, ``imported``);
 - where content values flow and end (``flow``, ``sinks``, ``guards``, ``callees``);
 - the rules that judge each position, one class each with its examples (``checks/``); the
-  advice they give (``advice``); suppressions (``suppress``); the findings (``diagnostics``).
+  advice they give (``advice``); suppressions (``suppress``); which findings of a typed run
+  are guesses (``guesses``); the findings (``diagnostics``).
 
 May import ``project``, ``catalog``, ``files`` and ``content``; never a front end.
 """

@@ -20,8 +20,9 @@ from loomlint.engine.budget import Deadline, OverBudget
 from loomlint.engine.callees import CalleeJudge, Outcome, Use, UsesOf
 from loomlint.engine.checks import ALL_RULES, ContentFinding
 from loomlint.engine.compilecheck import Verdict, judge, over_size, python_version
-from loomlint.engine.diagnostics import Diagnostic, Edit, FileResult, Fix, Span
+from loomlint.engine.diagnostics import Diagnostic, Edit, FileResult, Fix, Guess, Span
 from loomlint.engine.flow import FlowAnalysis, Origin, Value
+from loomlint.engine.guesses import GUESS_NOTES, guess_of
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex, assign_keys, build_index
 from loomlint.engine.positions import compute_positions
@@ -302,9 +303,10 @@ def finish_analysis(
     )
     # The guesses no suppression covers count for the run's note; they are reported only on
     # request.
-    result.guesses = sum(d.guess for d in result.diagnostics)
+    result.guesses = sum(d.guess is Guess.MISSING_MODULE for d in result.diagnostics)
+    result.typed_any_guesses = sum(d.guess is Guess.TYPED_ANY for d in result.diagnostics)
     if not settings.report_guesses:
-        result.diagnostics = [d for d in result.diagnostics if not d.guess]
+        result.diagnostics = [d for d in result.diagnostics if d.guess is None]
     result.diagnostics.sort(key=lambda d: d.sort_key)
     result.diagnostics = _told_apart(result.diagnostics)
     return result
@@ -408,10 +410,6 @@ class _LazyPositions:
         return self._ranges(line)
 
 
-# What a guess reported on request says of itself.
-GUESS_NOTE = " (a guess: mypy could not read this message's type, and no preset knows this read)"
-
-
 def _check(
     path: str,
     module: cst.Module,
@@ -461,32 +459,27 @@ def _check(
         rule = next((r for r in ALL_RULES if r.applies(finding)), None)
         if rule is None:
             continue
-        guess = _is_guess(node, value, view)
-        message = rule.message(finding) + (GUESS_NOTE if guess else "")
+        guess = _guess(node, value, view)
+        message = rule.message(finding) + (GUESS_NOTES[guess] if guess is not None else "")
         diagnostic = _diagnostic(
             path, node, positions, rule.code, catalog, message, finding, module
         )
-        diagnostics.append(replace(diagnostic, guess=True) if guess else diagnostic)
+        diagnostics.append(replace(diagnostic, guess=guess) if guess is not None else diagnostic)
     return diagnostics
 
 
-def _is_guess(node: cst.BaseExpression, value: Value, view: TypeView) -> bool:
-    """Whether a finding of a typed run rests on no type and no preset data: judged by syntax
-    because mypy could not find the module of the message's type (``TypeView.missing_module``),
-    from reads of such messages only, none of which the presets' data knows (``Origin.grounded``:
-    ``r: CallToolResult``, ``call_tool().content``). Without types nothing is a guess: the
-    whole run is judged by syntax, and says so."""
-    if not view.available or view.covered(node):
-        return False
-    unresolved = False
-    for origin in value.origins:
-        if origin.grounded or origin.how == "typed":
-            return False
-        where = origin.node if origin.how != "capture" else node
-        if not isinstance(where, cst.BaseExpression) or not view.missing_module(where):
-            return False  # judged by syntax for another reason (an Any receiver, say)
-        unresolved = True
-    return unresolved
+def _guess(node: cst.BaseExpression, value: Value, view: TypeView) -> Guess | None:
+    """Why a finding of a typed run is a guess (``engine.guesses.guess_of``), if it is one.
+    Without types nothing is a guess: the whole run is judged by syntax, and says so."""
+    if not view.available:
+        return None
+    return guess_of(
+        view.footing(node),
+        (
+            (origin, view.footing(origin.node if origin.how != "capture" else node))
+            for origin in value.origins
+        ),
+    )
 
 
 class _Judging:

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+
+class Guess(enum.Enum):
+    """Why a finding of a typed run rests on no type and no preset data (``engine.guesses``)."""
+
+    # mypy could not find the module of the message's type (its SDK is not installed where
+    # loomlint runs, or ships no type information).
+    MISSING_MODULE = "missing module"
+    # mypy checked the code and types the message ``Any`` (``dict[str, Any]``, an ``Any``
+    # parameter, an untyped library's return).
+    TYPED_ANY = "typed Any"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +70,9 @@ class Diagnostic:
     # language server's related information. Not part of a finding's identity, and not kept
     # in the result cache or in reports: the message says it in words.
     origins: tuple[Span, ...] = field(default=(), compare=False)
-    # A finding that rests on no type and no preset data (``engine.analyze._is_guess``): kept
-    # only where the settings ask for guesses. Not kept in the result cache either.
-    guess: bool = field(default=False, compare=False)
+    # Why the finding rests on no type and no preset data, if it does (``engine.guesses``):
+    # kept only where the settings ask for guesses. Not kept in the result cache either.
+    guess: Guess | None = field(default=None, compare=False)
 
     @property
     def sort_key(self) -> tuple[str, int, int, str]:
@@ -82,6 +94,9 @@ class FileResult:
     # left out of ``diagnostics`` unless the settings ask for them (``report_guesses``), and
     # counted in the run's note.
     guesses: int = 0
+    # Findings on messages mypy checked and typed ``Any`` that the presets' data does not know
+    # either (``Guess.TYPED_ANY``): guesses too, counted apart in the run's note.
+    typed_any_guesses: int = 0
     # Seconds the analysis spent in each phase (LibCST parse, flow, ...), for LOOMLINT_TIMINGS:
     # not part of the result, never cached.
     phase_seconds: dict[str, float] = field(default_factory=dict[str, float], compare=False)

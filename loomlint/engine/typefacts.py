@@ -32,6 +32,22 @@ class ContentKind(enum.Enum):
     OTHER = "other"  # known, and not content
 
 
+class Footing(enum.Enum):
+    """What mypy's types say of one expression of a typed run (``TypeView.footing``)."""
+
+    TYPED = "typed"  # mypy checked it and gives it a type other than ``Any``
+    # mypy checked it and types it ``Any``: declared so, an unannotated parameter of an
+    # annotated function, a value of ``dict[str, Any]``, an untyped library's return, or a
+    # content read of a receiver typed so (``any_reads``).
+    TYPED_ANY = "typed Any"
+    # ``Any`` for want of a module mypy could not find (``untyped``).
+    MISSING_MODULE = "missing module"
+    # In a function mypy did not check (unannotated, ``check_untyped_defs`` off).
+    UNCHECKED = "unchecked"
+    # Nothing known: no types, or mypy's parser and LibCST's disagree on the nodes of its line.
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True, slots=True)
 class ExprFact:
     """The oracle's knowledge of one expression."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from loomlint.engine.index import ModuleIndex
-from loomlint.engine.typefacts import CalleeFact, ContentKind, ExprFact, FileTypes
+from loomlint.engine.typefacts import CalleeFact, ContentKind, ExprFact, FileTypes, Footing
 
 
 class TypeView:
@@ -54,11 +54,28 @@ class TypeView:
             return False
         return key in self._types.any_reads or self._types.is_unchecked(key[0])
 
-    def missing_module(self, node: cst.BaseExpression) -> bool:
-        """Whether mypy types ``node`` ``Any`` for want of a module it could not find (the
-        message's SDK is not installed where loomlint runs)."""
+    def footing(self, node: cst.CSTNode) -> Footing:
+        """What mypy's types say of ``node``, for telling a finding that rests on a type from
+        a guess (``engine.guesses``)."""
+        if self._types is None or not isinstance(node, cst.BaseExpression):
+            return Footing.UNKNOWN
         key = self._index.keys.get(node)
-        return self._types is not None and key is not None and key in self._types.untyped
+        if key is None:
+            return Footing.UNKNOWN
+        if key in self._types.untyped:
+            return Footing.MISSING_MODULE
+        if self._types.is_unchecked(key[0]):
+            return Footing.UNCHECKED
+        if (key[0], key[1]) not in self._agreeing:
+            return Footing.UNKNOWN
+        if key in self._types.any_reads:
+            return Footing.TYPED_ANY
+        fact = self._types.exprs.get(key)
+        if fact is not None and fact.kind is ContentKind.ANY and not fact.field_origin:
+            # A name or call mypy types ``Any`` (``msg = turn["content"]``, ``c: Any``): kept as
+            # content only because the flow knows where it came from.
+            return Footing.TYPED_ANY
+        return Footing.TYPED
 
     def expr(self, node: cst.BaseExpression) -> ExprFact | None:
         """The fact for a covered node (None: the oracle knows it, and it is not interesting)."""

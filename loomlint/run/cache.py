@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeGuard, cast
 
 import platformdirs
 
@@ -206,7 +206,8 @@ class ResultCache:
         ):
             return None
         guesses: object = entry.get("guesses", 0)
-        if not isinstance(guesses, int) or isinstance(guesses, bool) or guesses < 0:
+        typed_any_guesses: object = entry.get("typed_any_guesses", 0)
+        if not (_is_count(guesses) and _is_count(typed_any_guesses)):
             return None
         return CachedResult(
             FileResult(
@@ -214,6 +215,7 @@ class ResultCache:
                 diagnostics=diagnostics,
                 unresolved_imports=tuple(cast("list[str]", unresolved)),
                 guesses=guesses,
+                typed_any_guesses=typed_any_guesses,
             ),
             key if isinstance(key, str) else None,
         )
@@ -227,6 +229,7 @@ class ResultCache:
             "unresolved_imports": list(result.unresolved_imports),
             # Findings there that were guesses, for the run's warning.
             "guesses": result.guesses,
+            "typed_any_guesses": result.typed_any_guesses,
         }
         self._write(self._results, self._entry_name(path), entry)
 
@@ -456,3 +459,7 @@ def _read_key(folder: int) -> bytes | None:
     ):
         return None
     return key
+
+
+def _is_count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -239,6 +239,9 @@ class _Run:
                 run.results, without_types, report_guesses=self._settings.report_guesses
             )
         )
+        run.warnings.extend(
+            typed_any_guesses_warning(run.results, report_guesses=self._settings.report_guesses)
+        )
         return run
 
     def _mark_phases(self, phases: dict[str, float], waited: float) -> None:
@@ -592,6 +595,37 @@ def unresolved_imports_warning(
             "(`ignore_missing_imports` would only silence mypy)"
         )
     return warnings
+
+
+def typed_any_guesses_warning(
+    results: Sequence[FileResult], *, report_guesses: bool = False
+) -> list[str]:
+    """The findings on messages mypy checked and typed ``Any`` that the presets' data does not
+    know either (``FileResult.typed_any_guesses``): judged by syntax alone, so guesses, left
+    out unless ``report_guesses``. Counted apart from the missing modules' guesses: their
+    remedy is a type for the message, not an installation."""
+    guesses = sum(result.typed_any_guesses for result in results)
+    if not guesses:
+        return []
+    files = sum(1 for result in results if result.typed_any_guesses)
+    findings = f"{guesses} finding{'s' if guesses != 1 else ''}"
+    rests = "rests" if guesses == 1 else "rest"
+    why = (
+        f"{findings} in {_files(files)} {rests} on messages mypy types `Any` (a "
+        "`dict[str, Any]`, a parameter declared `Any` or not annotated, an untyped library's "
+        "value), which only their syntax says are content, and no preset knows those reads"
+    )
+    if report_guesses:
+        done = "it is reported as a guess" if guesses == 1 else "they are reported as guesses"
+    else:
+        done = (
+            f"{'it was' if guesses == 1 else 'they were'} not reported (--report-guesses, or "
+            "`report-guesses = true`, reports them)"
+        )
+    return [
+        f"{why}: {done}. Declare the messages' types (the SDK's class, a TypedDict such as "
+        "OpenAI's `ChatCompletionMessageParam`) to have them judged by types"
+    ]
 
 
 def _files(count: int) -> str:

@@ -213,6 +213,7 @@ def file_result_to_json(result: FileResult) -> dict[str, object]:
         "degraded": result.degraded,
         "unresolved_imports": list(result.unresolved_imports),
         "guesses": result.guesses,
+        "typed_any_guesses": result.typed_any_guesses,
     }
 
 
@@ -223,6 +224,7 @@ def file_result_from_json(data: Mapping[str, Any]) -> FileResult:
         degraded=bool(data["degraded"]),
         unresolved_imports=tuple(str(m) for m in data["unresolved_imports"]),
         guesses=int(data["guesses"]),
+        typed_any_guesses=int(data["typed_any_guesses"]),
     )
 
 
@@ -337,4 +339,5 @@ def _as_given(result: FileResult, given: Mapping[str, str]) -> FileResult:
         degraded=result.degraded,
         unresolved_imports=result.unresolved_imports,
         guesses=result.guesses,
+        typed_any_guesses=result.typed_any_guesses,
     )

@@ -14,26 +14,49 @@ from click.testing import CliRunner
 from expectations import REPO, expected_findings
 
 from loomlint.cli import main
+from loomlint.engine.diagnostics import Guess
+from loomlint.engine.guesses import GUESS_NOTES
 
 FIXTURES = REPO / "fixtures" / "analysis"
 
 
-@pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
+@pytest.mark.parametrize(
+    ("types", "guesses"),
+    [(True, False), (True, True), (False, False)],
+    ids=["types", "types-with-guesses", "no-types"],
+)
 def test_fixture_findings_are_exactly_the_annotated_ones(
-    types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    types: bool, guesses: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO)
     args = ["check", "--format", "json", "--extend-select", "LML004,LML005", "fixtures/analysis"]
     if not types:
         args.append("--no-types")
+    if guesses:
+        args.append("--report-guesses")
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 1, result.output + result.stderr
     reported = sorted(
         (d["path"], d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)
     )
-    expected = expected_findings(sorted(FIXTURES.glob("*.py")), REPO, types=types)
+    files = sorted(FIXTURES.glob("*.py"))
+    expected = expected_findings(files, REPO, types=types, guesses=guesses)
     assert reported == expected
     if types:
         assert "precision is reduced" not in result.stderr
     else:
         assert "precision is reduced" in result.stderr
+    # A guess says it is one: the findings marked so are exactly the `expect[guess]` ones.
+    marked = sorted(
+        (d["path"], d["line"], d["column"], d["code"])
+        for d in json.loads(result.stdout)
+        if d["message"].endswith(GUESS_NOTES[Guess.TYPED_ANY])
+    )
+    only_guesses = sorted(
+        set(expected_findings(files, REPO, types=True, guesses=True))
+        - set(expected_findings(files, REPO, types=True))
+    )
+    assert only_guesses, "the fixtures hold guesses: the test has teeth"
+    assert marked == (only_guesses if guesses else [])
+    counted = f"warning: {len(only_guesses)} findings in 2 files rest on messages mypy types `Any`"
+    assert (counted in result.stderr) is types, result.stderr
