@@ -291,8 +291,9 @@ CODEBASES = (
         "an app's OpenAI message dicts (text or vision parts) turned into memories",
         JUDGING,
         # Its sdist has no tests. Its `llms` extra (LiteLLM, Vertex and five other SDKs) is not
-        # installed: OpenAI, its default and a dependency of its own, is.
-        ("pytest",),
+        # installed: OpenAI, its default and a dependency of its own, is. Of its `extras` extra
+        # (torch among them), the LangChain messages its LangChain LLM reads.
+        ("pytest", "langchain-core>=0.3.85,<1.0.0"),
     ),
 )
 
