@@ -208,7 +208,7 @@ CODEBASES = (
         "langchain-google-genai==4.4.2",
         "0872df6de1ebf031c4dad59aead504f168ff31a4d73ea74e52bb1fcdb8f4ab91",
         "LangChain integration: LangChain messages to Gemini's typed parts",
-        JUDGING,
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -216,7 +216,7 @@ CODEBASES = (
         "kani[openai,anthropic,google,mcp]==1.10.0",
         "16ce3a1b09c283c1ee248804ce589d720208611c9174ad004376221c99b71849",
         "own ChatMessage (str | list[MessagePart | str] | None), no preset",
-        JUDGING,
+        TUNING,
         ("pytest",),
     ),
     Codebase(
@@ -224,7 +224,7 @@ CODEBASES = (
         "opentelemetry-instrumentation-anthropic[instruments]==0.62.4",
         "861d893c0e20022fa5bee6134cc36c1b5bf847cf831ec0d8b78b0a8267e2a21b",
         "Anthropic request dicts read into spans (tracing)",
-        JUDGING,
+        TUNING,
         # Its test dependency group.
         ("pytest", "pytest-asyncio", "opentelemetry-sdk", "vcrpy"),
         # Its package lies in namespace folders (opentelemetry/instrumentation/ have no
@@ -237,12 +237,63 @@ CODEBASES = (
         "instructor==1.17.0",
         "aeab1e7f21f5214deedf60e8e264951408057ce21d9589743f533580dc0d6bfb",
         "OpenAI message dicts, rewritten for other providers",
-        JUDGING,
+        TUNING,
         # Anthropic is in its dev group (its tests and Anthropic mode import it).
         ("pytest", "anthropic"),
         # The library and its tests, as a mypy user checks them: examples/ holds scripts named
         # alike (run.py, main.py) in folders that are no packages, on which mypy stops.
         paths=("instructor", "tests"),
+    ),
+    # The judging half (issue 27 item 3, second round): none of these was used anywhere in the
+    # repository before, and nobody fixing the engine reads their findings (HALVES).
+    Codebase(
+        "langchain-mistralai",
+        "langchain-mistralai==1.1.6",
+        "c2694828adee61a497c571e25eaba1472095cd1d1f260a7fe15a6e60f9ece039",
+        "LangChain integration: LangChain messages to Mistral's chat dicts",
+        JUDGING,
+        # Its test dependency group (the standard tests its unit tests subclass).
+        ("pytest", "pytest-asyncio", "langchain-tests"),
+    ),
+    Codebase(
+        "mirascope",
+        "mirascope[openai,anthropic,google,gemini,groq,mistral,cohere,mcp,bedrock,azure]==1.25.7",
+        "f301f9c69adb047f23346a7abe9738caa636c1a322cbc8722bda36070c9f85ca",
+        "own BaseMessageParam (str | Sequence[parts]), turned into each provider's messages",
+        JUDGING,
+        # The SDKs its providers' conversions import, but Vertex's and LiteLLM's (two of its
+        # dozen providers, each a very large install).
+        ("pytest", "pytest-asyncio"),
+    ),
+    Codebase(
+        "llm-anthropic",
+        "llm-anthropic==0.30",
+        "40a3f94f76d393f0101d3aac649000944396b5c8ce4dfd4b36df54e4418c63d0",
+        "Anthropic message dicts built from llm's prompts, and Anthropic responses read",
+        JUDGING,
+        # Its dev dependency group (its tests replay recorded API calls).
+        ("pytest", "pytest-asyncio", "pytest-recording", "inline-snapshot"),
+    ),
+    Codebase(
+        "dspy",
+        "dspy[mcp]==3.4.1",
+        "6803449c11818efd10537da22e509a87af1bd30796053d1a6c82421f2afaa461",
+        "OpenAI chat dicts built by its adapters (text, image and file parts)",
+        JUDGING,
+        # Its sdist ships two tests only. LiteLLM is an extra it no longer needs (its vendored
+        # lm15 engine calls the providers); mcp is the one whose types its tools read.
+        ("pytest",),
+    ),
+    Codebase(
+        "mem0ai",
+        "mem0ai==2.2.1",
+        "099a7d58368908d0a05a633c5da3920f607a57db00d4f168800de05966b2a4a8",
+        "an app's OpenAI message dicts (text or vision parts) turned into memories",
+        JUDGING,
+        # Its sdist has no tests. Its `llms` extra (LiteLLM, Vertex and five other SDKs) is not
+        # installed: OpenAI, its default and a dependency of its own, is. Of its `extras` extra
+        # (torch among them), the LangChain messages its LangChain LLM reads.
+        ("pytest", "langchain-core>=0.3.85,<1.0.0"),
     ),
 )
 
