@@ -608,20 +608,16 @@ def typed_any_guesses_warning(
     if not guesses:
         return []
     files = sum(1 for result in results if result.typed_any_guesses)
-    findings = f"{guesses} finding{'s' if guesses != 1 else ''}"
-    rests = "rests" if guesses == 1 else "rest"
     why = (
-        f"{findings} in {_files(files)} {rests} on messages mypy types `Any` (a "
-        "`dict[str, Any]`, a parameter declared `Any` or not annotated, an untyped library's "
-        "value), which only their syntax says are content, and no preset knows those reads"
+        f"{_findings(guesses)} in {_files(files)} {_rests(guesses)} on messages mypy types "
+        "`Any` (a `dict[str, Any]`, a parameter declared `Any` or not annotated, an untyped "
+        "library's value), which only their syntax says are content, and no preset knows those "
+        "reads"
     )
     if report_guesses:
         done = "it is reported as a guess" if guesses == 1 else "they are reported as guesses"
     else:
-        done = (
-            f"{'it was' if guesses == 1 else 'they were'} not reported (--report-guesses, or "
-            "`report-guesses = true`, reports them)"
-        )
+        done = f"{'it was' if guesses == 1 else 'they were'} {_NOT_REPORTED}"
     return [
         f"{why}: {done}. Declare the messages' types (the SDK's class, a TypedDict such as "
         "OpenAI's `ChatCompletionMessageParam`) to have them judged by types"
@@ -632,13 +628,24 @@ def _files(count: int) -> str:
     return f"{count} file{'s' if count != 1 else ''}"
 
 
+def _findings(count: int) -> str:
+    return f"{count} finding{'s' if count != 1 else ''}"
+
+
+def _rests(count: int) -> str:
+    return "rests" if count == 1 else "rest"
+
+
+# What became of guesses left out, and how to have them.
+_NOT_REPORTED = "not reported (--report-guesses, or `report-guesses = true`, reports them)"
+
+
 def _judged_there(guesses: int, reported: bool) -> str:
     """How the reads of those messages were judged, and what became of the guesses."""
     judged = "their reads there are judged by the presets' data where it knows them"
     if not guesses:
         return f"{judged}, and no finding there is a guess"
-    findings = f"{guesses} finding{'s' if guesses != 1 else ''}"
-    rests = "rests" if guesses == 1 else "rest"
+    findings, rests = _findings(guesses), _rests(guesses)
     if reported:
         return (
             f"{judged}; {findings} there {rests} on neither types nor preset data, "
@@ -646,8 +653,7 @@ def _judged_there(guesses: int, reported: bool) -> str:
         )
     return (
         f"{judged}; {findings} there that {rests} on neither types nor preset data "
-        f"{'was' if guesses == 1 else 'were'} not reported (--report-guesses, or "
-        "`report-guesses = true`, reports them)"
+        f"{'was' if guesses == 1 else 'were'} {_NOT_REPORTED}"
     )
 
 
