@@ -337,20 +337,28 @@ def may_be_text(typ: Type | None) -> bool | None:
         elif isinstance(member, LiteralType):
             answer = answer or member.fallback.type.has_base("builtins.str")
         elif isinstance(member, Instance):
-            info = member.type
-            if info.fallback_to_any:
-                return None  # a base mypy could not tell: the class may derive from str
-            answer = answer or (
-                info.has_base("builtins.str")
-                or info.fullname == "builtins.object"
-                or info.is_protocol
-                or info.fullname.startswith(_ABSTRACT_MODULES)
-            )
+            instances = class_may_be_text(member.type)
+            if instances is None:
+                return None
+            answer = answer or instances
         elif not isinstance(
             member, (NoneType, TupleType, TypedDictType, CallableType, Overloaded, TypeType)
         ):
             return None
     return answer
+
+
+def class_may_be_text(info: TypeInfo) -> bool | None:
+    """Whether an instance of this class may be a ``str`` (``may_be_text``); None when a base
+    mypy could not tell may make it one."""
+    if info.fallback_to_any:
+        return None
+    return (
+        info.has_base("builtins.str")
+        or info.fullname == "builtins.object"
+        or info.is_protocol
+        or info.fullname.startswith(_ABSTRACT_MODULES)
+    )
 
 
 def type_names(typ: Type | None) -> Iterator[str]:

@@ -495,6 +495,15 @@ class FactCollector:
                 element.index, (StrExpr, SliceExpr)
             ):
                 verdict = content_types.may_be_text(self._types.get(other))
+                if (
+                    verdict is None
+                    and isinstance(other, CallExpr)
+                    and isinstance(other.callee, RefExpr)
+                    and isinstance(other.callee.node, TypeInfo)
+                ):
+                    # A call of a class: in a function mypy does not check, the call has no
+                    # type, but its callee is still resolved to the class it names.
+                    verdict = content_types.class_may_be_text(other.callee.node)
                 if verdict is not None:
                     self._comparands[id(element)] = verdict
 

@@ -329,10 +329,9 @@ class PositionClassifier:
             return False
         if displays_no_text(other):
             return True
-        if self._types.covered(element):
-            fact = self._types.expr(element)
-            if fact is not None and fact.comparand_may_be_text is not None:
-                return not fact.comparand_may_be_text
+        typed = self._types.comparand_may_be_text(element)
+        if typed is not None:
+            return not typed
         return isinstance(other, cst.Call) and self._constructs_no_text(other)
 
     def _target_index(self, comparison: cst.Comparison, target: cst.ComparisonTarget) -> int:
