@@ -187,8 +187,7 @@ def _follow(
     )
     prepared.flow = analysis.run()
     prepared.analysis = analysis
-    if classes is not None:
-        prepared.consulted = tuple(sorted(classes.consulted))
+    prepared.consulted = analysis.consulted
     clock.lap("flow")
 
 
@@ -263,6 +262,8 @@ def finish_analysis(
                 diagnostics.extend(
                     _check(path, module, index, found, analysis, settings, catalog, types)
                 )
+                # Judging may read more of the project's classes (a class a comparison calls).
+                result.consulted = analysis.consulted
                 clock.lap("judging")
         except RecursionError:
             diagnostics.append(
@@ -422,7 +423,7 @@ def _check(
 ) -> list[Diagnostic]:
     spi = settings.spi
     view = TypeView(types, index)
-    classifier = PositionClassifier(index, view, catalog.sinks, spi)
+    classifier = PositionClassifier(index, view, catalog.sinks, spi, analysis.constructs_no_text)
     judging = _Judging(module, positions, view, classifier)
     callees = CalleeJudge(index, judging.uses_of(analysis), judging.line)
     uses_accessor_spi = classifier.uses_accessor_spi()

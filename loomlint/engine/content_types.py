@@ -311,6 +311,56 @@ def erases_content(formal: Type | None) -> bool:
     )
 
 
+# Modules whose classes a string may be an instance of: its own bases (``Sequence``) and
+# protocols it satisfies (``Hashable``, ``Sized``).
+_ABSTRACT_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "abc.", "numbers.")
+
+
+def may_be_text(typ: Type | None) -> bool | None:
+    """Whether a value of this type may be a ``str``: a member of it is ``str`` or a subclass, a
+    literal string, ``object``, a protocol or an abstract class of ``typing`` or
+    ``collections.abc`` (``Sequence``), a type variable bound so. None when the type says
+    nothing (unknown, ``Any``). A part class, a ``dict``, a ``TypedDict``, a tuple, ``None``, a
+    number: no."""
+    proper = get_proper_type(typ)
+    if proper is None:
+        return None
+    answer = False
+    for member in _union_members(proper):
+        if isinstance(member, AnyType):
+            return None
+        if isinstance(member, TypeVarType):
+            bound = may_be_text(member.upper_bound)
+            if bound is None:
+                return None
+            answer = answer or bound
+        elif isinstance(member, LiteralType):
+            answer = answer or member.fallback.type.has_base("builtins.str")
+        elif isinstance(member, Instance):
+            instances = class_may_be_text(member.type)
+            if instances is None:
+                return None
+            answer = answer or instances
+        elif not isinstance(
+            member, (NoneType, TupleType, TypedDictType, CallableType, Overloaded, TypeType)
+        ):
+            return None
+    return answer
+
+
+def class_may_be_text(info: TypeInfo) -> bool | None:
+    """Whether an instance of this class may be a ``str`` (``may_be_text``); None when a base
+    mypy could not tell may make it one."""
+    if info.fallback_to_any:
+        return None
+    return (
+        info.has_base("builtins.str")
+        or info.fullname == "builtins.object"
+        or info.is_protocol
+        or info.fullname.startswith(_ABSTRACT_MODULES)
+    )
+
+
 def type_names(typ: Type | None) -> Iterator[str]:
     """Full names of a type's class and its bases (for matching catalog entries)."""
     proper = get_proper_type(typ)

@@ -13,6 +13,7 @@ declared types decide.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Literal
 
@@ -49,6 +50,30 @@ _PROPERTIES = frozenset({"property", "functools.cached_property", "cached_proper
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 # Local classes deriving from local classes: how far their bases are followed.
 _MAX_BASE_DEPTH = 8
+# Builtin classes no string is an instance of (``dict``, ``int``, ``object``: all but ``str``).
+_NO_TEXT_BUILTINS = frozenset(
+    f"builtins.{name}"
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and not issubclass(value, str)
+)
+# Bases of the standard library that make no class a ``str`` (``StrEnum`` does).
+_NO_TEXT_BASES = frozenset(
+    {
+        "abc.ABC",
+        "enum.Enum",
+        "enum.Flag",
+        "enum.IntEnum",
+        "enum.IntFlag",
+        "typing.Generic",
+        "typing.NamedTuple",
+        "typing.Protocol",
+        "typing.TypedDict",
+        "typing_extensions.Generic",
+        "typing_extensions.NamedTuple",
+        "typing_extensions.Protocol",
+        "typing_extensions.TypedDict",
+    }
+)
 
 
 class Evidence:
@@ -193,6 +218,51 @@ class Evidence:
             or qualified in spi.parts_only_types
             or self._imported_class(qualified) is not None
         )
+
+    def constructs_no_text(self, call: cst.Call) -> bool:
+        """Whether ``call`` makes an instance of a class no string is an instance of: a builtin
+        class other than ``str`` (``dict(...)``), a part class of the presets, or a class of
+        this module or of the project (its other modules and installed packages, read by
+        ``ImportedClasses``) whose every base is known to be no ``str``, followed to its root.
+        A name that is not found may be anything (a function named like a class, a ``str``
+        subclass): its call alone says nothing."""
+        local = self._index.names.local_class(call.func)
+        if local is not None:
+            return self._own_class_is_no_text(local, 0)
+        qualified = self._index.names.qualified(call.func)
+        return qualified is not None and self._is_no_text_class(qualified, 0)
+
+    def _is_no_text_class(self, qualified: str, depth: int) -> bool:
+        if qualified in _NO_TEXT_BUILTINS or qualified in _NO_TEXT_BASES:
+            return True
+        if qualified.startswith("builtins."):
+            return False  # str, or a function (repr)
+        if self._spi.part_type_matches((qualified,)):
+            return True
+        if depth >= _MAX_BASE_DEPTH:
+            return False
+        imported = self._imported_class(qualified)
+        return imported is not None and imported[0]._own_class_is_no_text(imported[1], depth + 1)
+
+    def _own_class_is_no_text(self, cls: cst.ClassDef, depth: int) -> bool:
+        """Whether every base of a class of this module is known to be no ``str``."""
+        for base in cls.bases:
+            node = base.value
+            if base.star or isinstance(node, cst.Call):
+                return False
+            if isinstance(node, cst.Subscript):
+                node = node.value  # Generic[T], BaseModel[...]
+            local = self._index.names.local_class(node)
+            if local is not None:
+                if local is cls or depth >= _MAX_BASE_DEPTH:
+                    return False
+                if not self._own_class_is_no_text(local, depth + 1):
+                    return False
+                continue
+            qualified = self._index.names.qualified(node)
+            if qualified is None or not self._is_no_text_class(qualified, depth + 1):
+                return False
+        return True
 
     def lookup_classes(self, node: cst.BaseExpression) -> list[cst.BaseExpression]:
         """The class a lookup method is asked for (``query_one(sel, Cls)``, ``query(Cls)``):

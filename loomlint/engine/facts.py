@@ -26,6 +26,7 @@ from mypy.nodes import (
     CallExpr,
     CastExpr,
     ClassDef,
+    ComparisonExpr,
     ConditionalExpr,
     Decorator,
     DictExpr,
@@ -47,6 +48,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RefExpr,
     ReturnStmt,
+    SliceExpr,
     Statement,
     StrExpr,
     TryStmt,
@@ -163,6 +165,7 @@ class FactCollector:
         # words it, and whether the destination erases its type (``Any``, ``object``).
         self._verdicts: dict[int, tuple[bool, str, bool]] = {}
         self._partners: dict[int, bool] = {}
+        self._comparands: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
         self._interesting_callees = spi.accessors | spi.narrowing
@@ -228,6 +231,7 @@ class FactCollector:
         kind = self._kind(node)
         verdict = self._verdicts.get(node_id)
         partner = self._partners.get(node_id)
+        comparand = self._comparands.get(node_id)
         cast_target = self._cast_targets.get(node_id)
         origin = node_id in self._field_origins
         shape = self._shape(node)
@@ -257,6 +261,7 @@ class FactCollector:
             and not origin
             and verdict is None
             and partner is None
+            and comparand is None
             and cast_target is None
         ):
             return None
@@ -273,6 +278,7 @@ class FactCollector:
             receiver_desc=verdict[1] if verdict is not None else "",
             receiver_erases=verdict[2] if verdict is not None else False,
             partner_is_text=partner,
+            comparand_may_be_text=comparand,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
             json_content=content_types.is_json_content(typ),
@@ -391,6 +397,8 @@ class FactCollector:
             self._track(o, "walrus")
         elif isinstance(o, AwaitExpr):
             self._track(o, "await")
+        elif isinstance(o, ComparisonExpr):
+            self._note_element_comparison(o)
         elif isinstance(o, CastExpr):
             # Not tracked itself (LibCST sees a call, mypy's traversal lists the call too):
             # the verdict on the target is kept with the operand.
@@ -476,6 +484,28 @@ class FactCollector:
     def _note_partners(self, operand: Expression, other: Expression) -> None:
         if self._kind(operand) in _INTERESTING or self._is_union(operand):
             self._partners[id(operand)] = self._is_text(other)
+
+    def _note_element_comparison(self, o: ComparisonExpr) -> None:
+        """``content[0] == TextPart(...)``: for the element read, whether the other operand may
+        be a string by its type (``guards.element_comparand`` asks it of the same syntax)."""
+        if o.operators not in (["=="], ["!="]):
+            return
+        for element, other in ((o.operands[0], o.operands[1]), (o.operands[1], o.operands[0])):
+            if isinstance(element, IndexExpr) and not isinstance(
+                element.index, (StrExpr, SliceExpr)
+            ):
+                verdict = content_types.may_be_text(self._types.get(other))
+                if (
+                    verdict is None
+                    and isinstance(other, CallExpr)
+                    and isinstance(other.callee, RefExpr)
+                    and isinstance(other.callee.node, TypeInfo)
+                ):
+                    # A call of a class: in a function mypy does not check, the call has no
+                    # type, but its callee is still resolved to the class it names.
+                    verdict = content_types.class_may_be_text(other.callee.node)
+                if verdict is not None:
+                    self._comparands[id(element)] = verdict
 
     def _note_getter_origin(self, call: CallExpr) -> None:
         """``m.get("content")`` on a TypedDict, ``getattr(m, "content")`` on anything."""

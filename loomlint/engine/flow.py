@@ -32,7 +32,7 @@ from loomlint.engine.evidence import (
     TEXT_TYPES,
     Evidence,
 )
-from loomlint.engine.guards import element_test, zero_comparison
+from loomlint.engine.guards import element_test, named_element_test, zero_comparison
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
@@ -401,6 +401,20 @@ class FlowAnalysis:
         self._parameter_flows = {}
         # The private functions whose every call site is in this module (``run`` fills it).
         self._call_sites: dict[cst.FunctionDef, _CallSites] = {}
+        # ``part = content[0]`` tested next (``guards.named_element_test``): the test, and the
+        # content whose element it tests.
+        self._named_element_tests: dict[cst.BaseExpression, cst.BaseExpression] = {}
+
+    def constructs_no_text(self, call: cst.Call) -> bool:
+        """Whether a call makes an instance of a class no string is an instance of, by the
+        evidence the flow took (``Evidence.constructs_no_text``)."""
+        return self._evidence.constructs_no_text(call)
+
+    @property
+    def consulted(self) -> tuple[str, ...]:
+        """The project's files read for the classes this module imports, so far."""
+        imported = self._evidence.imported
+        return tuple(sorted(imported.consulted)) if imported is not None else ()
 
     # --- driver -------------------------------------------------------------------------------
 
@@ -628,6 +642,8 @@ class FlowAnalysis:
             return env
         if isinstance(node, cst.Assign):
             value = self._eval(node.value, env)
+            if isinstance(node.value, cst.Subscript):
+                self._note_named_element(node.value, value, env)
             for target in node.targets:
                 self._assign(target.target, node.value, value, env)
             return env
@@ -1416,10 +1432,12 @@ class FlowAnalysis:
             return [*receiver_facts, *self._element_facts(test, env, truth)]
         qualified = self._index.names.qualified(test.func)
         if qualified == "builtins.isinstance" and len(test.args) >= 2:
+            # ``part = content[0]`` then ``isinstance(part, C)`` says what ``content`` is too.
+            facts = [*receiver_facts, *self._element_facts(test, env, truth)]
             kind = self._isinstance_narrowing(test.args[1].value, truth)
             if kind is None:
-                return receiver_facts
-            return [*receiver_facts, _Narrowing(subject.key, subject.is_path, kind)]
+                return facts
+            return [*facts, _Narrowing(subject.key, subject.is_path, kind)]
         if receiver_facts:
             return receiver_facts
         narrowing = self._spi.narrowing
@@ -1468,14 +1486,35 @@ class FlowAnalysis:
         branch stands with types too (``Basis.CARRIED``)."""
         found = element_test(self._index, test)
         if found is None:
-            return []
+            container = self._named_element_tests.get(test)
+            # A test the guards took for one that no character passes (its classes exclude
+            # strings): it narrows where it holds.
+            return self._list_branch(container, env) if container is not None and truth else []
         container, characters = found
         if not (characters.excluded if truth else characters.admitted):
             return []
+        return self._list_branch(container, env)
+
+    def _list_branch(self, container: cst.BaseExpression, env: Env) -> list[_Narrowing]:
+        """``container`` is a list where an element test says so (``Basis.CARRIED``)."""
         subject = self._key_of(container, env)
         if subject is None:
             return []
         return [_Narrowing(subject.key, subject.is_path, ContentKind.PARTS, basis=Basis.CARRIED)]
+
+    def _note_named_element(self, element: cst.Subscript, value: Value | None, env: Env) -> None:
+        """``part = content[0]`` of content the flow knows, tested next as an element is
+        (``guards.named_element_test``): the test narrows ``content`` as
+        ``isinstance(content[0], C)`` does. An item that is content itself (``contents[0]`` of
+        a list of contents) says nothing of the list's kind."""
+        if value is not None and value.kind is not ContentKind.PART:
+            return
+        subject = self._key_of(element.value, env)
+        if subject is None or not (subject.is_path or subject.key in env.names):
+            return
+        test = named_element_test(self._index, element)
+        if test is not None:
+            self._named_element_tests[test] = element.value
 
     def _comparison_facts(self, test: cst.Comparison, env: Env, truth: bool) -> list[_Narrowing]:
         target = test.comparisons[0]
@@ -1486,6 +1525,10 @@ class FlowAnalysis:
         if not identity and not negated:
             return []
         holds = truth if identity else not truth
+        container = self._named_element_tests.get(test)
+        if container is not None:
+            # part = content[0]; assert type(part) is ToolCallPart
+            return self._list_branch(container, env) if holds else []
         # type(x) is str / type(x) == list
         for typed, other in ((left, right), (right, left)):
             if (

@@ -54,10 +54,13 @@ lets characters through: it holds for each character of a string as for a list o
 images, so a loop that only asserts it does nothing for a text message (safe), while any use
 of ``part`` after it is a use of a character. The same syntax decides with and without types.
 
-Two tests of the content itself are decided here too, for ``flow`` and ``sinks``:
+Tests of the content itself are decided here too, for ``flow`` and ``sinks``:
 ``element_test`` (``isinstance(content[0], dict)``: where a character fails the classes, the
-content is a list past the test, and the test is no use of one branch) and ``tests_emptiness``
-(``len(content) > 0``: the empty string and the empty list both count none).
+content is a list past the test, and the test is no use of one branch), ``named_element_test``
+(the same test of ``part = content[0]``, made next), ``element_comparand`` (``content[0] ==
+TextPart(...)``: what the element is compared with, which ``sinks`` asks whether it can be a
+string) and ``tests_emptiness`` (``len(content) > 0``: the empty string and the empty list both
+count none).
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ import libcst as cst
 
 from loomlint.catalog.spi import TextParts
 from loomlint.engine.index import ModuleIndex
-from loomlint.engine.syntax import single_index, string_value, suite_body
+from loomlint.engine.syntax import root_name, single_index, string_value, suite_body
 from loomlint.engine.tree import child_nodes, names_no_variable
 
 # Classes a one-character string is an instance of, or may be (protocols, generics).
@@ -512,6 +515,239 @@ def tells_element_from_character(index: ModuleIndex, subscript: cst.Subscript) -
         return False
     found = element_test(index, call)
     return found is not None and found[0] is subscript.value and found[1].excluded
+
+
+def element_comparand(index: ModuleIndex, element: cst.Subscript) -> cst.BaseExpression | None:
+    """What ``content[0]`` is compared with by ``==`` or ``!=`` (either way round, no chain):
+    the other operand. An item of a string is a one-character string, so a comparison with a
+    value that cannot be a string is simply false for a text message (an ``assert`` fails, as
+    a test means it to): no use of one branch. Whether the other operand can be a string is the
+    caller's question (``displays_no_text``, mypy's types, a class's construction)."""
+    item = single_index(element)
+    if item is None or string_value(item) is not None:
+        return None
+    parent = index.parent(element)
+    if isinstance(parent, cst.ComparisonTarget):
+        comparison = index.parent(parent)
+        if not isinstance(comparison, cst.Comparison) or parent.comparator is not element:
+            return None
+        other = comparison.left
+    elif isinstance(parent, cst.Comparison) and parent.left is element:
+        comparison = parent
+        other = comparison.comparisons[0].comparator
+    else:
+        return None
+    if len(comparison.comparisons) != 1 or not isinstance(
+        comparison.comparisons[0].operator, (cst.Equal, cst.NotEqual)
+    ):
+        return None
+    return other
+
+
+# Displays, comprehensions and number literals: what they make is never a string.
+_NO_TEXT_DISPLAYS = (
+    cst.Dict,
+    cst.List,
+    cst.Set,
+    cst.Tuple,
+    cst.DictComp,
+    cst.ListComp,
+    cst.SetComp,
+    cst.GeneratorExp,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+)
+
+
+def displays_no_text(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` is a display or comprehension of a container (``{"type": "text"}``,
+    ``[...]``, ``(...)``) or a number: by its syntax alone, never a string."""
+    return isinstance(node, _NO_TEXT_DISPLAYS)
+
+
+# How many statements after ``part = content[0]`` are looked at for the test of ``part``: it
+# follows at once in the code this is for, and a bound keeps a module of many such assignments
+# linear.
+_STATEMENTS_BEFORE_TEST = 8
+
+
+def named_element_test(index: ModuleIndex, element: cst.Subscript) -> cst.BaseExpression | None:
+    """``part = content[0]`` whose next use of ``part`` is a test that no character passes:
+    ``assert isinstance(part, ToolCallPart)`` (alone, or first of an ``and``), ``assert
+    type(part) is ToolCallPart``, or ``if not isinstance(part, ToolCallPart):`` (``type(part)
+    is not ...``) whose body leaves (``raise``, ``return``, ``continue``, ``break``) and uses
+    ``part`` only in what it raises. The element is then only tested before it is used, as in
+    ``isinstance(content[0], ToolCallPart)``: the read is no use of one branch, and past the
+    test the content is a list. Returns the test (the ``isinstance`` call, or the ``type()``
+    comparison); None when the name is rebound or used first, when what ``content`` is read
+    from is assigned on the way (the test would be of another message's element), or when a
+    compound statement comes between."""
+    item = single_index(element)
+    if item is None or string_value(item) is not None:
+        return None
+    assign = index.parent(element)
+    if not (
+        isinstance(assign, cst.Assign)
+        and assign.value is element
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+    ):
+        return None
+    name = assign.targets[0].target.value
+    owner = root_name(element.value)
+    for statement in _statements_after(index, assign):
+        if _mentions(statement, name):
+            return _test_of_element(index, statement, name)
+        if not _leaves_bound(statement, owner):
+            return None
+    return None
+
+
+def _statements_after(
+    index: ModuleIndex, small: cst.BaseSmallStatement
+) -> Iterator[cst.BaseStatement | cst.BaseSmallStatement]:
+    """The statements that follow ``small`` in its block, simple statements one by one, at
+    most ``_STATEMENTS_BEFORE_TEST`` of them."""
+    line = index.parent(small)
+    following: list[cst.BaseStatement | cst.BaseSmallStatement] = []
+    if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        following.extend(_after(line.body, small))
+    block = index.parent(line) if isinstance(line, cst.SimpleStatementLine) else None
+    if isinstance(block, (cst.IndentedBlock, cst.Module)) and isinstance(
+        line, cst.SimpleStatementLine
+    ):
+        for statement in _after(block.body, line):
+            if len(following) >= _STATEMENTS_BEFORE_TEST:
+                break
+            if isinstance(statement, cst.SimpleStatementLine):
+                following.extend(statement.body)
+            else:
+                following.append(statement)
+    return iter(following[:_STATEMENTS_BEFORE_TEST])
+
+
+def _after(
+    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], node: cst.CSTNode
+) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    for position, statement in enumerate(body):
+        if statement is node:
+            return body[position + 1 :]
+    return ()
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    """Whether ``name`` is read or bound anywhere in ``node`` (an attribute's or a keyword's
+    name is no variable)."""
+    stack: list[tuple[cst.CSTNode | None, cst.CSTNode]] = [(None, node)]
+    while stack:
+        parent, current = stack.pop()
+        if (
+            isinstance(current, cst.Name)
+            and current.value == name
+            and (parent is None or not names_no_variable(parent, current))
+        ):
+            return True
+        stack.extend((current, child) for child in child_nodes(current))
+    return False
+
+
+def _leaves_bound(statement: cst.BaseStatement | cst.BaseSmallStatement, owner: str | None) -> bool:
+    """Whether a statement between the element's read and its test is a simple one that
+    assigns nothing rooted at ``owner`` (``m = ...``, ``m.content = ...``, a walrus)."""
+    if isinstance(statement, (cst.Expr, cst.Assert, cst.Pass)):
+        targets: list[cst.BaseExpression] = []
+    elif isinstance(statement, cst.Assign):
+        targets = [target.target for target in statement.targets]
+    elif isinstance(statement, (cst.AnnAssign, cst.AugAssign)):
+        targets = [statement.target]
+    else:
+        return False
+    if owner is None:
+        return True
+    stack: list[cst.CSTNode] = [statement]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.NamedExpr):
+            targets.append(current.target)
+        stack.extend(child_nodes(current))
+    return not any(_rooted_at(target, owner) for target in targets)
+
+
+def _rooted_at(target: cst.BaseExpression, owner: str) -> bool:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_rooted_at(element.value, owner) for element in target.elements)
+    return root_name(target) == owner
+
+
+def _test_of_element(
+    index: ModuleIndex, statement: cst.BaseStatement | cst.BaseSmallStatement, name: str
+) -> cst.BaseExpression | None:
+    """The test of ``name`` that ``statement`` is, if it is one that only an element no
+    character is passes on from (``named_element_test``)."""
+    if isinstance(statement, cst.Assert):
+        test = statement.test
+        while isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            test = test.left
+        return _excluding_test(index, test, name, negated=False)
+    if not isinstance(statement, cst.If) or statement.orelse is not None:
+        return None
+    body = suite_body(statement.body)
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if not isinstance(last, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
+        return None
+    if any(_mentions(s, name) for s in body if not _raises_only(s)):
+        return None  # the element is used where it failed the test: a character may be
+    test = statement.test
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _excluding_test(index, test.expression, name, negated=False)
+    return _excluding_test(index, test, name, negated=True)
+
+
+def _raises_only(statement: cst.BaseStatement | cst.BaseSmallStatement) -> bool:
+    """A ``raise`` (what it shows is a diagnostic of the failed test)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return all(isinstance(small, cst.Raise) for small in statement.body)
+    return isinstance(statement, cst.Raise)
+
+
+def _excluding_test(
+    index: ModuleIndex, test: cst.BaseExpression, name: str, *, negated: bool
+) -> cst.BaseExpression | None:
+    """``isinstance(name, C)`` (``negated``: never) or ``type(name) is C`` / ``== C``
+    (``negated``: ``is not`` / ``!=``), where no character passes: the test, else None."""
+    if not negated and isinstance(test, cst.Call):
+        if (
+            len(test.args) == 2
+            and not any(arg.keyword is not None or arg.star for arg in test.args)
+            and index.names.qualified(test.func) == "builtins.isinstance"
+            and _is_name(test.args[0].value, name)
+        ):
+            characters = character_classes(index, test.args[1].value)
+            return test if characters is not None and characters.excluded else None
+        return None
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    operator = test.comparisons[0].operator
+    wanted = (cst.IsNot, cst.NotEqual) if negated else (cst.Is, cst.Equal)
+    if not isinstance(operator, wanted):
+        return None
+    for typed, cls in (
+        (test.left, test.comparisons[0].comparator),
+        (test.comparisons[0].comparator, test.left),
+    ):
+        if (
+            isinstance(typed, cst.Call)
+            and len(typed.args) == 1
+            and index.names.qualified(typed.func) == "builtins.type"
+            and _is_name(typed.args[0].value, name)
+            and not isinstance(cls, (cst.Tuple, cst.BinaryOperation))
+        ):
+            characters = character_classes(index, cls)
+            return test if characters is not None and characters.excluded else None
+    return None
 
 
 # ``count <op> bound`` that asks whether a count is zero, and whether it holds when it is

@@ -7,7 +7,8 @@ beside the importing file for a relative import and in the folders above it for 
 the Python loomlint runs in, where a dependency's message classes are: ``content: str`` of a
 response event says its ``.content`` is text). It is parsed once per process, its class read as
 the importing module reads its own classes, and a name the module only re-exports
-(``from ._events import Event as Event``) is followed to its definition. Nothing is imported or
+(``from ._events import Event as Event``, or ``from .main import *`` as pydantic's
+``__init__`` does for type checkers) is followed to its definition. Nothing is imported or
 run. The files read are recorded (``consulted``): a result judged with them stands only while
 they are unchanged.
 """
@@ -82,10 +83,18 @@ class ImportedClasses:
         node = parsed.names.classes.get(name)
         if node is not None:
             return ImportedClass(location, parsed, node)
-        exported = parsed.names.imports.get(name)
-        if exported is None or depth >= _MAX_REEXPORTS:
+        if depth >= _MAX_REEXPORTS:
             return None
-        return self.beside(location).find(exported, depth + 1)
+        exported = parsed.names.imports.get(name)
+        if exported is not None:
+            return self.beside(location).find(exported, depth + 1)
+        # ``from .main import *`` (pydantic's ``__init__`` for type checkers): the name may
+        # be any of those modules'.
+        for module in parsed.names.star_imports:
+            found = self.beside(location).find(f"{module}.{name}", depth + 1)
+            if found is not None:
+                return found
+        return None
 
 
 @functools.lru_cache(maxsize=4096)

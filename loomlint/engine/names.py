@@ -30,6 +30,8 @@ class ModuleNames:
     )
     # Module-level names bound by assignment (they shadow builtins).
     assigned: set[str] = field(default_factory=set[str])
+    # The modules of ``from module import *``, in order (``.main`` for a relative one).
+    star_imports: list[str] = field(default_factory=list[str])
 
     def qualified(self, node: cst.BaseExpression) -> str | None:
         """``json.dumps`` for ``dumps`` after ``from json import dumps``; None when unknown."""
@@ -71,10 +73,11 @@ def record_import(names: ModuleNames, node: cst.Import) -> None:
 
 
 def record_import_from(names: ModuleNames, node: cst.ImportFrom) -> None:
-    if isinstance(node.names, cst.ImportStar):
-        return
     module = dotted_name(node.module) if node.module is not None else None
     base = "." * len(node.relative) + (module or "")
+    if isinstance(node.names, cst.ImportStar):
+        names.star_imports.append(base)
+        return
     for alias in node.names:
         name = dotted_name(alias.name)
         if name is None:

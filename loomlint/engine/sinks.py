@@ -23,6 +23,9 @@ from loomlint.engine.evidence import looks_like_content_annotation
 from loomlint.engine.guards import (
     ElementGuards,
     LoopVerdict,
+    displays_no_text,
+    element_comparand,
+    named_element_test,
     tells_element_from_character,
     tests_emptiness,
 )
@@ -137,11 +140,15 @@ class PositionClassifier:
         types: TypeView,
         sinks: SinkCatalog,
         spi: SpiModel,
+        constructs_no_text: Callable[[cst.Call], bool],
     ) -> None:
         self._index = index
         self._types = types
         self._sinks = sinks
         self._spi = spi
+        # Whether a call makes an instance of a class no string is an instance of (the flow's
+        # evidence: the module's classes, and the project's where types are wanting).
+        self._constructs_no_text = constructs_no_text
         self._accessor_short_names = spi.accessor_short_names
         self._guards = ElementGuards(index, spi.text_parts)
         self._comparison_targets: dict[cst.Comparison, dict[cst.ComparisonTarget, int]] = {}
@@ -258,6 +265,10 @@ class PositionClassifier:
                     return None
                 if tells_element_from_character(self._index, parent):
                     return None  # isinstance(content[0], dict): a character rightly fails it
+                if named_element_test(self._index, parent) is not None:
+                    return None  # part = content[0]; assert isinstance(part, ToolCallPart)
+                if self._compared_with_no_text(parent):
+                    return None  # content[0] == TextPart(...): a character is just unequal
                 sliced = any(isinstance(e.slice, cst.Slice) for e in parent.slice)
                 return _use("is sliced" if sliced else "is indexed")
             return None
@@ -306,6 +317,22 @@ class PositionClassifier:
         if isinstance(parent, cst.From) and isinstance(self._index.parent(parent), cst.Yield):
             return Position("use", "is iterated by `yield from`", items_only=True)
         return None
+
+    def _compared_with_no_text(self, element: cst.Subscript) -> bool:
+        """``content[0] == TextPart(...)`` (or ``!=``) with a value that cannot be a string
+        (``guards.element_comparand``): a display or comprehension of a container, or a number;
+        with types, a value whose type holds no ``str`` (``ExprFact.comparand_may_be_text``);
+        else a call of a class no string is an instance of (``Evidence.constructs_no_text``).
+        A name or a call that says nothing of its value may be a string: still a use."""
+        other = element_comparand(self._index, element)
+        if other is None:
+            return False
+        if displays_no_text(other):
+            return True
+        typed = self._types.comparand_may_be_text(element)
+        if typed is not None:
+            return not typed
+        return isinstance(other, cst.Call) and self._constructs_no_text(other)
 
     def _target_index(self, comparison: cst.Comparison, target: cst.ComparisonTarget) -> int:
         """Where ``target`` is in its chain, indexed once per chain: asking each operand of

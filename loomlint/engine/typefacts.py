@@ -69,6 +69,10 @@ class ExprFact:
     receiver_erases: bool = False
     # For an operand of ``+``, ``%`` or ``+=``: whether the other operand is a string.
     partner_is_text: bool | None = None
+    # For an element read (``content[0]``) compared by ``==`` or ``!=``: whether the other
+    # operand's type may hold a string (``content_types.may_be_text``). None: not so compared,
+    # or its type says nothing (``Any``).
+    comparand_may_be_text: bool | None = None
     # For a field origin ``m.content``: the SPI's attribute accessors (``text``) that the
     # receiver's type declares, so ``loomlint fix`` may read ``m.text`` instead.
     receiver_attributes: tuple[str, ...] = ()

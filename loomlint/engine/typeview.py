@@ -84,6 +84,17 @@ class TypeView:
             return None
         return self._types.exprs.get(key)
 
+    def comparand_may_be_text(self, element: cst.BaseExpression) -> bool | None:
+        """For ``content[0] == x``: whether mypy says ``x`` may be a string
+        (``ExprFact.comparand_may_be_text``). Asked of any node whose line the two parsers
+        agree on, in a function mypy does not check too: there the call of a class has no
+        type, but mypy still resolves the class it names."""
+        key = self._index.keys.get(element)
+        if self._types is None or key is None or (key[0], key[1]) not in self._agreeing:
+            return None
+        fact = self._types.exprs.get(key)
+        return fact.comparand_may_be_text if fact is not None else None
+
     def callee(self, call: cst.Call) -> CalleeFact | None:
         key = self._index.keys.get(call)
         if self._types is None or key is None:
