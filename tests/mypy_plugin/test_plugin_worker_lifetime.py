@@ -22,8 +22,13 @@ from mypy_runs import write_project
 
 pytestmark = pytest.mark.slow
 
-# The longest a worker may outlive the mypy process that started it.
+# The longest a worker may outlive the mypy process that killing ended (issue 25: it sees its
+# pipe close and exits at once).
 ENDS_WITHIN_SECONDS = 1.0
+# After a completed build the worker first writes the result cache's last entries and records
+# the build: a few milliseconds on a quiet machine, more than a second at load 4 on two cores.
+# The bound says it ends on its own, not how fast a busy machine runs it.
+ENDS_AFTER_BUILD_WITHIN_SECONDS = 30.0
 WORKER_COMMAND = "loomlint.mypy_plugin.worker"
 APP = """\
 from loomlint.content import LlmMessage
@@ -133,7 +138,7 @@ def test_the_worker_ends_with_mypys_build(held_mypy: _HeldMypy) -> None:
     output, _ = held_mypy.process.communicate(timeout=300)
     assert held_mypy.process.returncode == 1, output
     assert b"app.py:5: error: content of `m` is coerced to str by an f-string" in output
-    assert _ends_within(worker, ENDS_WITHIN_SECONDS)
+    assert _ends_within(worker, ENDS_AFTER_BUILD_WITHIN_SECONDS)
 
 
 def test_the_worker_ends_when_mypy_is_killed(held_mypy: _HeldMypy) -> None:
