@@ -18,7 +18,12 @@ when reported. Three things make a read syntax's to judge in a typed run:
   llm-anthropic 0 of 19, mem0ai 3 of 10, mirascope 21 of 35, dspy 3 of 3), against three in
   four in functions mypy checks. The remedy is the user's: with ``check_untyped_defs = true``
   mypy types those functions, and their reads are judged by types. This reverses an earlier
-  decision to report them as the user's mypy configuration chose.
+  decision to report them as the user's mypy configuration chose, which had weighed the
+  codebases loomlint was tuned on from the start: there the change leaves out 27 true findings
+  and 2 false (smolagents' unannotated tests of its ``ChatMessage``: 24 true, 1 false; aisuite
+  3 true; opentelemetry-instrumentation-anthropic 1 false), and over the whole corpus 70 true
+  and 66 false (typed precision of the tuning half 73.5% to 85.1%, of the judging half 40.3%
+  to 40.0%).
 
 A read grounded in the presets' data stays reported in an unchecked function too. A finding on
 a node whose line mypy's parser and LibCST's see differently (``Footing.UNKNOWN``) is no guess.
