@@ -304,8 +304,9 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     default=None,
     help="With types, also report the findings that rest on no type and no preset data: reads "
     "of messages whose module mypy could not find (not installed where loomlint runs) or that "
-    "mypy typed Any (a dict[str, Any], an Any parameter), judged as --no-types would judge "
-    "them and marked as guesses. By default they are only counted, in the run's warnings.",
+    "mypy typed Any (a dict[str, Any], an Any parameter), and reads in functions mypy does not "
+    "check (unannotated, check_untyped_defs off), judged as --no-types would judge them and "
+    "marked as guesses. By default they are only counted, in the run's warnings.",
 )
 @click.option(
     "--diff",

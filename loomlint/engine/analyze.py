@@ -8,6 +8,7 @@ LibCST's parser and visitors recurse once per nesting level.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -304,8 +305,7 @@ def finish_analysis(
     )
     # The guesses no suppression covers count for the run's note; they are reported only on
     # request.
-    result.guesses = sum(d.guess is Guess.MISSING_MODULE for d in result.diagnostics)
-    result.typed_any_guesses = sum(d.guess is Guess.TYPED_ANY for d in result.diagnostics)
+    result.guesses = dict(Counter(d.guess for d in result.diagnostics if d.guess is not None))
     if not settings.report_guesses:
         result.diagnostics = [d for d in result.diagnostics if d.guess is None]
     result.diagnostics.sort(key=lambda d: d.sort_key)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 
 class Guess(enum.Enum):
@@ -17,6 +17,9 @@ class Guess(enum.Enum):
     # mypy checked the code and types the message ``Any`` (``dict[str, Any]``, an ``Any``
     # parameter, an untyped library's return).
     TYPED_ANY = "typed Any"
+    # mypy does not check the function the read is in (unannotated, ``check_untyped_defs``
+    # off).
+    UNCHECKED = "unchecked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +93,10 @@ class FileResult:
     # Modules mypy could not find that define the receiver of a content read in the file:
     # the file was judged without types (as ``--no-types`` would), and the run says so.
     unresolved_imports: tuple[str, ...] = ()
-    # Findings on reads of such messages that the presets' data does not know either: guesses,
-    # left out of ``diagnostics`` unless the settings ask for them (``report_guesses``), and
-    # counted in the run's note.
-    guesses: int = 0
-    # Findings on messages mypy checked and typed ``Any`` that the presets' data does not know
-    # either (``Guess.TYPED_ANY``): guesses too, counted apart in the run's note.
-    typed_any_guesses: int = 0
+    # The findings that rest on neither a type nor the presets' data, counted by why
+    # (``engine.guesses``; a kind with none is absent): left out of ``diagnostics`` unless the
+    # settings ask for them (``report_guesses``), and counted in the run's warnings.
+    guesses: dict[Guess, int] = field(default_factory=dict[Guess, int])
     # Seconds the analysis spent in each phase (LibCST parse, flow, ...), for LOOMLINT_TIMINGS:
     # not part of the result, never cached.
     phase_seconds: dict[str, float] = field(default_factory=dict[str, float], compare=False)
@@ -119,6 +119,28 @@ def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, object]:
         "message": diagnostic.message,
         "fix": None if diagnostic.fix is None else _fix_to_json(diagnostic.fix),
     }
+
+
+def guesses_to_json(guesses: Mapping[Guess, int]) -> dict[str, int]:
+    """A file's guesses by kind (``FileResult.guesses``), as the result cache and the daemon
+    keep and send them."""
+    return {kind.value: count for kind, count in guesses.items()}
+
+
+def guesses_from_json(data: object) -> dict[Guess, int]:
+    """The inverse of ``guesses_to_json``.
+
+    Raises ``TypeError`` or ``ValueError`` on data of another shape (an unknown kind, a count
+    that is not a positive integer).
+    """
+    if not isinstance(data, dict):
+        raise TypeError("guesses: not a JSON object")
+    guesses: dict[Guess, int] = {}
+    for kind, count in cast("dict[object, object]", data).items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise ValueError(f"guesses: {count!r} is not a count")
+        guesses[Guess(kind)] = count
+    return guesses
 
 
 def _fix_to_json(fix: Fix) -> dict[str, object]:

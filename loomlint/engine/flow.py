@@ -65,8 +65,9 @@ class Origin:
     message_evidence: bool = False
     # Whether the presets' data says what the read holds: the receiver's class is one of an
     # SPI's (``m: AIMessage``, ``isinstance(r, CallToolResult)``) or the read has one of their
-    # shapes (``call_tool().content``). Where mypy cannot find the receiver's module, a read
-    # without it is a guess (``engine.analyze``).
+    # shapes (``call_tool().content``). Where mypy's types say nothing of the read (the
+    # receiver's module not found, the receiver typed ``Any``, the function unchecked), a read
+    # without it is a guess (``engine.guesses``).
     grounded: bool = False
 
     @property

@@ -6,7 +6,8 @@ function mypy left unchecked, mypy did not type it ``Any`` for want of a module 
 find (the SPI's package not installed where loomlint runs), and it is not a content read of a
 receiver mypy types ``Any``. Only covered nodes are judged by types; the rest fall back to the
 syntactic flow, as ``--no-types`` judges them, but a read in an unchecked function or of an
-``Any`` receiver counts only with syntactic evidence that its receiver is a message.
+``Any`` receiver counts only with syntactic evidence that its receiver is a message, and a
+finding on it is a guess unless the presets' data grounds it (``footing``, ``engine.guesses``).
 """
 
 from __future__ import annotations

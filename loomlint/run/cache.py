@@ -27,14 +27,20 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeGuard, cast
+from typing import Any, Protocol, cast
 
 import platformdirs
 
 import loomlint
 from loomlint import __version__
 from loomlint.catalog.rules import rules_dir
-from loomlint.engine.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
+from loomlint.engine.diagnostics import (
+    FileResult,
+    diagnostic_from_json,
+    diagnostic_to_json,
+    guesses_from_json,
+    guesses_to_json,
+)
 from loomlint.files.safe import (
     create_file,
     is_within,
@@ -45,7 +51,7 @@ from loomlint.files.safe import (
 )
 from loomlint.files.stamps import FileStamp, stat_files
 
-_FORMAT = 3
+_FORMAT = 4
 CACHE_DIR_NAME = ".loomlint_cache"
 _BUILD_FILE = f"build-v{_FORMAT}.json"
 _COMPILABLE_FILE = f"compilable-v{_FORMAT}.json"
@@ -189,6 +195,7 @@ class ResultCache:
         if not isinstance(items, list):
             return None
         try:
+            guesses = guesses_from_json(entry.get("guesses"))
             # Named as this run names the file (the entry may come from a run that named it
             # otherwise: from another folder, or the mypy plugin's absolute path).
             diagnostics = [
@@ -205,17 +212,12 @@ class ResultCache:
             isinstance(module, str) for module in cast("list[object]", unresolved)
         ):
             return None
-        guesses: object = entry.get("guesses", 0)
-        typed_any_guesses: object = entry.get("typed_any_guesses", 0)
-        if not (_is_count(guesses) and _is_count(typed_any_guesses)):
-            return None
         return CachedResult(
             FileResult(
                 path=path,
                 diagnostics=diagnostics,
                 unresolved_imports=tuple(cast("list[str]", unresolved)),
                 guesses=guesses,
-                typed_any_guesses=typed_any_guesses,
             ),
             key if isinstance(key, str) else None,
         )
@@ -227,9 +229,8 @@ class ResultCache:
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
             # Judged without types there: the run's warning names them again.
             "unresolved_imports": list(result.unresolved_imports),
-            # Findings there that were guesses, for the run's warning.
-            "guesses": result.guesses,
-            "typed_any_guesses": result.typed_any_guesses,
+            # Findings there that were guesses, by why, for the run's warnings.
+            "guesses": guesses_to_json(result.guesses),
         }
         self._write(self._results, self._entry_name(path), entry)
 
@@ -459,7 +460,3 @@ def _read_key(folder: int) -> bytes | None:
     ):
         return None
     return key
-
-
-def _is_count(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

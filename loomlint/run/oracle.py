@@ -511,7 +511,11 @@ def dependency_key(state: State, graph: Graph, closures: dict[str, bytes]) -> st
     and one that checks them afresh (a TypedDict's items are serialised in another order). On
     pydantic-ai a warm run found 10 cached files stale that way, and built again: 47 s."""
     common = hashlib.sha256(mypy_version.encode())
-    common.update(repr(state.options.select_options_affecting_cache()).encode())
+    # The configuration's options for the module, as mypy's cache records them: not the
+    # module's own ``# mypy:`` comments, which are in its text (the result cache's key) and
+    # are in ``state.options`` only where this build parsed it.
+    options = state.manager.options.clone_for_module(state.id)
+    common.update(repr(options.select_options_affecting_cache()).encode())
     # An import that could not be found and now can (the package was installed) is no longer
     # suppressed: both digests move.
     for missing in sorted(state.suppressed):

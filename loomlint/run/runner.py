@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from loomlint.engine.compilecheck import compiles, over_size, python_version
-from loomlint.engine.diagnostics import FileResult
+from loomlint.engine.diagnostics import FileResult, Guess
 from loomlint.engine.prescreen import may_hold_content
 from loomlint.engine.typefacts import FileTypes, has_typed_content
 from loomlint.files.reading import Unreadable, read_source
@@ -240,7 +240,7 @@ class _Run:
             )
         )
         run.warnings.extend(
-            typed_any_guesses_warning(run.results, report_guesses=self._settings.report_guesses)
+            guesses_warnings(run.results, report_guesses=self._settings.report_guesses)
         )
         return run
 
@@ -558,7 +558,8 @@ def unresolved_imports_warning(
     a warning with the remedy: one for the modules mypy could not find (not installed where it
     looks), one for those ``untyped`` (installed, but shipping no type information, which mypy
     does not read unless told to). Each counts the findings there that rest on neither a type
-    nor the presets' data (``FileResult.guesses``): left out, unless ``report_guesses``."""
+    nor the presets' data (``Guess.MISSING_MODULE`` in ``FileResult.guesses``): left out, unless
+    ``report_guesses``."""
     missing: dict[str, None] = {}
     unread: dict[str, None] = {}
     missing_files = unread_files = missing_guesses = unread_guesses = 0
@@ -566,10 +567,10 @@ def unresolved_imports_warning(
         modules = result.unresolved_imports
         if any(module not in untyped for module in modules):
             missing_files += 1
-            missing_guesses += result.guesses
+            missing_guesses += result.guesses.get(Guess.MISSING_MODULE, 0)
             missing.update(dict.fromkeys(m for m in modules if m not in untyped))
         elif any(module in untyped for module in modules):
-            unread_guesses += result.guesses
+            unread_guesses += result.guesses.get(Guess.MISSING_MODULE, 0)
         if any(module in untyped for module in modules):
             unread_files += 1
             unread.update(dict.fromkeys(m for m in modules if m in untyped))
@@ -597,31 +598,53 @@ def unresolved_imports_warning(
     return warnings
 
 
-def typed_any_guesses_warning(
-    results: Sequence[FileResult], *, report_guesses: bool = False
-) -> list[str]:
-    """The findings on messages mypy checked and typed ``Any`` that the presets' data does not
-    know either (``FileResult.typed_any_guesses``): judged by syntax alone, so guesses, left
-    out unless ``report_guesses``. Counted apart from the missing modules' guesses: their
-    remedy is a type for the message, not an installation."""
-    guesses = sum(result.typed_any_guesses for result in results)
-    if not guesses:
-        return []
-    files = sum(1 for result in results if result.typed_any_guesses)
-    why = (
-        f"{_findings(guesses)} in {_files(files)} {_rests(guesses)} on messages mypy types "
-        "`Any` (a `dict[str, Any]`, a parameter declared `Any` or not annotated, an untyped "
-        "library's value), which only their syntax says are content, and no preset knows those "
-        "reads"
+def guesses_warnings(results: Sequence[FileResult], *, report_guesses: bool = False) -> list[str]:
+    """For each kind of guess but the missing modules' (``unresolved_imports_warning`` words
+    theirs, naming the modules), the findings of that kind (``FileResult.guesses``): why they
+    rest on neither a type nor the presets' data, what became of them (left out unless
+    ``report_guesses``), and the remedy that has them judged by types."""
+    warnings: list[str] = []
+    for kind, (why, remedy) in _SAID_OF_GUESSES.items():
+        guesses = sum(result.guesses.get(kind, 0) for result in results)
+        if not guesses:
+            continue
+        files = sum(1 for result in results if result.guesses.get(kind))
+        if report_guesses:
+            done = "it is reported as a guess" if guesses == 1 else "they are reported as guesses"
+        else:
+            done = f"{'it was' if guesses == 1 else 'they were'} {_NOT_REPORTED}"
+        warnings.append(f"{_findings(guesses)} in {_files(files)} {why(guesses)}: {done}. {remedy}")
+    return warnings
+
+
+def _rest_on_any(count: int) -> str:
+    return (
+        f"{_rests(count)} on messages mypy types `Any` (a `dict[str, Any]`, a parameter declared "
+        "`Any` or not annotated, an untyped library's value), which only their syntax says are "
+        "content, and no preset knows those reads"
     )
-    if report_guesses:
-        done = "it is reported as a guess" if guesses == 1 else "they are reported as guesses"
-    else:
-        done = f"{'it was' if guesses == 1 else 'they were'} {_NOT_REPORTED}"
-    return [
-        f"{why}: {done}. Declare the messages' types (the SDK's class, a TypedDict such as "
-        "OpenAI's `ChatCompletionMessageParam`) to have them judged by types"
-    ]
+
+
+def _are_unchecked(count: int) -> str:
+    where = "is in a function" if count == 1 else "are in functions"
+    return (
+        f"{where} mypy does not check (no annotations, and check_untyped_defs is off), judged "
+        "by syntax alone, and no preset knows those reads"
+    )
+
+
+# Why a kind of guess is one, said of the count of its findings, and the remedy.
+_SAID_OF_GUESSES: dict[Guess, tuple[Callable[[int], str], str]] = {
+    Guess.TYPED_ANY: (
+        _rest_on_any,
+        "Declare the messages' types (the SDK's class, a TypedDict such as OpenAI's "
+        "`ChatCompletionMessageParam`) to have them judged by types",
+    ),
+    Guess.UNCHECKED: (
+        _are_unchecked,
+        "Set `check_untyped_defs = true` in your mypy configuration to have them judged by types",
+    ),
+}
 
 
 def _files(count: int) -> str:

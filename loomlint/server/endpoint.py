@@ -33,11 +33,17 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
-from loomlint.engine.diagnostics import FileResult, diagnostic_from_json, diagnostic_to_json
+from loomlint.engine.diagnostics import (
+    FileResult,
+    diagnostic_from_json,
+    diagnostic_to_json,
+    guesses_from_json,
+    guesses_to_json,
+)
 from loomlint.project.config import CliOverrides, Settings
 from loomlint.run.cache import implementation_fingerprint
 
-PROTOCOL = 2
+PROTOCOL = 3
 # Seconds the client waits for the daemon's next word (it says `working` every second).
 TIMEOUT_VARIABLE = "LOOMLINT_DAEMON_TIMEOUT"
 DEFAULT_TIMEOUT = 10.0
@@ -212,8 +218,7 @@ def file_result_to_json(result: FileResult) -> dict[str, object]:
         "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         "degraded": result.degraded,
         "unresolved_imports": list(result.unresolved_imports),
-        "guesses": result.guesses,
-        "typed_any_guesses": result.typed_any_guesses,
+        "guesses": guesses_to_json(result.guesses),
     }
 
 
@@ -223,8 +228,7 @@ def file_result_from_json(data: Mapping[str, Any]) -> FileResult:
         diagnostics=[diagnostic_from_json(d) for d in data["diagnostics"]],
         degraded=bool(data["degraded"]),
         unresolved_imports=tuple(str(m) for m in data["unresolved_imports"]),
-        guesses=int(data["guesses"]),
-        typed_any_guesses=int(data["typed_any_guesses"]),
+        guesses=guesses_from_json(data["guesses"]),
     )
 
 
@@ -339,5 +343,4 @@ def _as_given(result: FileResult, given: Mapping[str, str]) -> FileResult:
         degraded=result.degraded,
         unresolved_imports=result.unresolved_imports,
         guesses=result.guesses,
-        typed_any_guesses=result.typed_any_guesses,
     )

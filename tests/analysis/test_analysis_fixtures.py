@@ -18,6 +18,8 @@ from loomlint.engine.diagnostics import Guess
 from loomlint.engine.guesses import GUESS_NOTES
 
 FIXTURES = REPO / "fixtures" / "analysis"
+# The fixture whose functions mypy does not check (its inline configuration says so).
+UNCHECKED = "fixtures/analysis/unchecked_guesses.py"
 
 
 @pytest.mark.parametrize(
@@ -46,17 +48,27 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
         assert "precision is reduced" not in result.stderr
     else:
         assert "precision is reduced" in result.stderr
-    # A guess says it is one: the findings marked so are exactly the `expect[guess]` ones.
+    # A guess says it is one, and why: the findings marked so are exactly the `expect[guess]`
+    # ones, those in the file whose functions mypy does not check marked as such.
     marked = sorted(
-        (d["path"], d["line"], d["column"], d["code"])
+        (d["path"], d["line"], d["column"], d["code"], kind)
         for d in json.loads(result.stdout)
-        if d["message"].endswith(GUESS_NOTES[Guess.TYPED_ANY])
+        for kind, note in GUESS_NOTES.items()
+        if d["message"].endswith(note)
     )
     only_guesses = sorted(
         set(expected_findings(files, REPO, types=True, guesses=True))
         - set(expected_findings(files, REPO, types=True))
     )
-    assert only_guesses, "the fixtures hold guesses: the test has teeth"
-    assert marked == (only_guesses if guesses else [])
-    counted = f"warning: {len(only_guesses)} findings in 2 files rest on messages mypy types `Any`"
-    assert (counted in result.stderr) is types, result.stderr
+    unchecked = [g for g in only_guesses if g[0] == UNCHECKED]
+    typed_any = [g for g in only_guesses if g[0] != UNCHECKED]
+    assert unchecked and typed_any, "the fixtures hold guesses of both kinds: the test has teeth"
+    guessed = [(*g, Guess.TYPED_ANY) for g in typed_any] + [
+        (*g, Guess.UNCHECKED) for g in unchecked
+    ]
+    assert marked == (sorted(guessed) if guesses else [])
+    counted = [
+        f"warning: {len(typed_any)} findings in 2 files rest on messages mypy types `Any`",
+        f"warning: {len(unchecked)} findings in 1 file are in functions mypy does not check",
+    ]
+    assert [warning in result.stderr for warning in counted] == [types, types], result.stderr

@@ -53,6 +53,18 @@ def test_a_body_edit_two_imports_away_moves_the_sources_digest_only(project: Pat
 
 
 @pytest.mark.slow
+def test_a_files_own_mypy_comment_keeps_its_key_from_one_build_to_the_next(
+    project: Path,
+) -> None:
+    # The comment is in the file's text, which the result cache keys on: the dependency key
+    # holds the configuration's options, which a build that takes the file from mypy's cache
+    # (and so does not read the comment) has too.
+    (project / "app.py").write_text("# mypy: check-untyped-defs\n" + APP)
+    before = _keys(project)
+    assert _keys(project) == before
+
+
+@pytest.mark.slow
 def test_an_interface_edit_two_imports_away_moves_both_digests(project: Path) -> None:
     before = _keys(project)
     (project / "leaf.py").write_text("def make() -> str:\n    return ''\n")

@@ -4,17 +4,24 @@ a guess, and the guess says why."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import libcst as cst
 import pytest
+from click.testing import CliRunner
+from expectations import REPO, expected_findings
+from mypy_caches import MypyCaches
 
+from loomlint.cli import main
 from loomlint.engine.diagnostics import FileResult, Guess
 from loomlint.engine.flow import Origin, OriginHow
-from loomlint.engine.guesses import guess_of
+from loomlint.engine.guesses import GUESS_NOTES, guess_of
 from loomlint.engine.index import assign_keys, build_index
 from loomlint.engine.positions import compute_positions
 from loomlint.engine.typefacts import ContentKind, ExprFact, FileTypes, Footing
 from loomlint.engine.typeview import TypeView
-from loomlint.run.runner import typed_any_guesses_warning
+from loomlint.run.runner import guesses_warnings
 
 READ = cst.parse_expression('turn["content"]')
 
@@ -49,9 +56,25 @@ def _origin(how: OriginHow = "read", *, grounded: bool = False) -> Origin:
             None,
         ),
         (Footing.TYPED_ANY, [(_origin("typed"), Footing.TYPED)], None),
-        # Code mypy did not check: judged as --no-types judges it, and reported.
-        (Footing.UNCHECKED, [(_origin(), Footing.UNCHECKED)], None),
-        (Footing.TYPED_ANY, [(_origin(), Footing.UNCHECKED)], None),
+        # A read in a function mypy does not check, judged by its syntax alone.
+        (Footing.UNCHECKED, [(_origin(), Footing.UNCHECKED)], Guess.UNCHECKED),
+        (Footing.TYPED_ANY, [(_origin(), Footing.UNCHECKED)], Guess.UNCHECKED),
+        # ... unless the presets' data knows it (`isinstance(m, LlmMessage)`), or the value
+        # took a typed origin too.
+        (Footing.UNCHECKED, [(_origin(grounded=True), Footing.UNCHECKED)], None),
+        (Footing.UNCHECKED, [(_origin(), Footing.UNCHECKED), (_origin(), Footing.TYPED)], None),
+        # Each kind's remedy in turn: install the module, have mypy check the function, type
+        # the message.
+        (
+            Footing.UNCHECKED,
+            [(_origin(), Footing.UNCHECKED), (_origin(), Footing.MISSING_MODULE)],
+            Guess.MISSING_MODULE,
+        ),
+        (
+            Footing.TYPED_ANY,
+            [(_origin(), Footing.TYPED_ANY), (_origin(), Footing.UNCHECKED)],
+            Guess.UNCHECKED,
+        ),
         # mypy's parser and LibCST's disagree on the read's line: not a typed-Any guess.
         (Footing.TYPED_ANY, [(_origin(), Footing.UNKNOWN)], None),
         # No origin at all: nothing to call a guess.
@@ -141,30 +164,117 @@ REMEDY = (
     "Declare the messages' types (the SDK's class, a TypedDict such as OpenAI's "
     "`ChatCompletionMessageParam`) to have them judged by types"
 )
+UNCHECKED_WHY = (
+    "are in functions mypy does not check (no annotations, and check_untyped_defs is off), "
+    "judged by syntax alone, and no preset knows those reads"
+)
+UNCHECKED_REMEDY = (
+    "Set `check_untyped_defs = true` in your mypy configuration to have them judged by types"
+)
+LEFT_OUT = "not reported (--report-guesses, or `report-guesses = true`, reports them)"
 
 
 def test_the_run_counts_typed_any_guesses_apart_and_says_why() -> None:
     results = [
-        FileResult("a.py", typed_any_guesses=2, guesses=1),
-        FileResult("b.py", typed_any_guesses=1),
-        FileResult("c.py", guesses=3),
+        FileResult("a.py", guesses={Guess.TYPED_ANY: 2, Guess.MISSING_MODULE: 1}),
+        FileResult("b.py", guesses={Guess.TYPED_ANY: 1}),
+        FileResult("c.py", guesses={Guess.MISSING_MODULE: 3}),
     ]
-    assert typed_any_guesses_warning(results) == [
-        f"3 findings in 2 files {WHY}: they were not reported (--report-guesses, or "
-        f"`report-guesses = true`, reports them). {REMEDY}"
+    assert guesses_warnings(results) == [
+        f"3 findings in 2 files {WHY}: they were {LEFT_OUT}. {REMEDY}"
     ]
-    assert typed_any_guesses_warning(results, report_guesses=True) == [
+    assert guesses_warnings(results, report_guesses=True) == [
         f"3 findings in 2 files {WHY}: they are reported as guesses. {REMEDY}"
     ]
-    one = typed_any_guesses_warning([FileResult("a.py", typed_any_guesses=1)])
+    one = guesses_warnings([FileResult("a.py", guesses={Guess.TYPED_ANY: 1})])
     assert one == [
-        f"1 finding in 1 file {WHY.replace('rest on', 'rests on', 1)}: it was not reported "
-        f"(--report-guesses, or `report-guesses = true`, reports them). {REMEDY}"
+        f"1 finding in 1 file {WHY.replace('rest on', 'rests on', 1)}: it was {LEFT_OUT}. {REMEDY}"
     ]
-    assert typed_any_guesses_warning(
-        [FileResult("a.py", typed_any_guesses=1)], report_guesses=True
+    assert guesses_warnings(
+        [FileResult("a.py", guesses={Guess.TYPED_ANY: 1})], report_guesses=True
     ) == [
         f"1 finding in 1 file {WHY.replace('rest on', 'rests on', 1)}: it is reported as a "
         f"guess. {REMEDY}"
     ]
-    assert typed_any_guesses_warning([FileResult("c.py", guesses=3)]) == []
+    # The missing modules' guesses are unresolved_imports_warning's to count, with the modules.
+    assert guesses_warnings([FileResult("c.py", guesses={Guess.MISSING_MODULE: 3})]) == []
+
+
+def test_the_run_counts_guesses_in_functions_mypy_does_not_check_apart_with_their_remedy() -> None:
+    results = [
+        FileResult("a.py", guesses={Guess.UNCHECKED: 2, Guess.TYPED_ANY: 1}),
+        FileResult("b.py", guesses={Guess.UNCHECKED: 1, Guess.MISSING_MODULE: 4}),
+        FileResult("c.py"),
+    ]
+    assert guesses_warnings(results) == [
+        f"1 finding in 1 file {WHY.replace('rest on', 'rests on', 1)}: it was {LEFT_OUT}. {REMEDY}",
+        f"3 findings in 2 files {UNCHECKED_WHY}: they were {LEFT_OUT}. {UNCHECKED_REMEDY}",
+    ]
+    one = [FileResult("a.py", guesses={Guess.UNCHECKED: 1})]
+    assert guesses_warnings(one, report_guesses=True) == [
+        "1 finding in 1 file is in a function mypy does not check (no annotations, and "
+        "check_untyped_defs is off), judged by syntax alone, and no preset knows those reads: "
+        f"it is reported as a guess. {UNCHECKED_REMEDY}"
+    ]
+
+
+UNCHECKED_FIXTURE = REPO / "fixtures" / "analysis" / "unchecked_guesses.py"
+
+
+def _guess_noted(message: str) -> Guess | None:
+    return next((kind for kind, note in GUESS_NOTES.items() if message.endswith(note)), None)
+
+
+def test_with_check_untyped_defs_the_same_functions_are_judged_by_types(
+    tmp_path: Path, mypy_caches: MypyCaches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixture's unannotated functions, in a project whose mypy checks them: where the
+    fixture's own inline configuration turns that off, their reads are guesses for want of a
+    checked function; where it does not, mypy types them, and judges `replied()`'s read by its
+    type (a list of `LlmMessage`) while the others' receivers are `Any` to it."""
+    mypy = "check_untyped_defs = true\n"
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mypy]\n{mypy}\n[tool.loomlint]\n")
+    source = UNCHECKED_FIXTURE.read_text(encoding="utf-8")
+    (tmp_path / "unchecked.py").write_text(source, encoding="utf-8")
+    # The same lines, but for the one that turned the option off for the file.
+    checked = source.replace("# mypy: no-check-untyped-defs\n", "\n", 1)
+    assert checked != source
+    (tmp_path / "checked.py").write_text(checked, encoding="utf-8")
+    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=mypy)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(cache))
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "--format", "json", "--no-cache", "unchecked.py", "checked.py"]
+    result = CliRunner().invoke(main, [*args, "--report-guesses"])
+    assert result.exit_code == 1, result.output + result.stderr
+    reported = [
+        (d["path"], d["line"], d["column"], d["code"], _guess_noted(str(d["message"])))
+        for d in json.loads(result.stdout)
+    ]
+    # The fixture's findings, as its `expect` comments say, and which of them are guesses.
+    findings = [
+        f[1:] for f in expected_findings([UNCHECKED_FIXTURE], REPO, types=True, guesses=True)
+    ]
+    guesses = set(findings) - {
+        f[1:] for f in expected_findings([UNCHECKED_FIXTURE], REPO, types=True)
+    }
+    replied = next(f for f in findings if "messages[-1].content" in source.splitlines()[f[0] - 1])
+    assert len(guesses) == 4 and replied in guesses
+    assert reported == [
+        *[
+            ("checked.py", *f, None if f not in guesses or f == replied else Guess.TYPED_ANY)
+            for f in findings
+        ],
+        *[("unchecked.py", *f, Guess.UNCHECKED if f in guesses else None) for f in findings],
+    ]
+    default = CliRunner().invoke(main, args)
+    assert [(d["path"], d["line"], d["column"], d["code"]) for d in json.loads(default.stdout)] == [
+        *[("checked.py", *f) for f in findings if f not in guesses or f == replied],
+        *[("unchecked.py", *f) for f in findings if f not in guesses],
+    ]
+    assert f"warning: 3 findings in 1 file {WHY}: they were {LEFT_OUT}. {REMEDY}\n" in (
+        default.stderr
+    )
+    assert (
+        f"warning: 4 findings in 1 file {UNCHECKED_WHY}: they were {LEFT_OUT}. "
+        f"{UNCHECKED_REMEDY}\n" in default.stderr
+    )

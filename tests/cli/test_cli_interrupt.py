@@ -115,7 +115,7 @@ def test_ctrl_c_while_workers_analyse_leaves_a_valid_cache(tmp_path: Path) -> No
     )
     for number in range(24):
         (tmp_path / f"mod{number:02}.py").write_text(body, encoding="utf-8")
-    entries = tmp_path / ".loomlint_cache" / "results-v3"
+    entries = tmp_path / ".loomlint_cache" / "results-v4"
     process = start(tmp_path, "--no-types", "--format", "json")
     wait_for(lambda: entries.is_dir() and any(entries.glob("*.json")), process)
     assert send(process, signal.SIGINT) == (130, "", INTERRUPTED.format("SIGINT"))

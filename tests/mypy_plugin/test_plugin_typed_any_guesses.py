@@ -1,6 +1,7 @@
-"""mypy with the plugin leaves out a guess on a message mypy typed `Any`, as ``loomlint check``
-does, and reports it, marked, where ``[tool.loomlint]`` asks for guesses (one engine decides:
-``engine.guesses``). The findings are exactly the fixture's ``expect`` comments."""
+"""mypy with the plugin leaves out a guess on a message mypy typed `Any`, or in a function mypy
+does not check, as ``loomlint check`` does, and reports it, marked with why, where
+``[tool.loomlint]`` asks for guesses (one engine decides: ``engine.guesses``). The findings are
+exactly the fixtures' ``expect`` comments."""
 
 from __future__ import annotations
 
@@ -13,15 +14,23 @@ from mypy_runs import REPO, run_mypy, write_project
 from loomlint.engine.diagnostics import Guess
 from loomlint.engine.guesses import GUESS_NOTES
 
-FIXTURE = REPO / "fixtures" / "analysis" / "typed_any_guesses.py"
+FIXTURES = REPO / "fixtures" / "analysis"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("guesses", [False, True], ids=["default", "report-guesses"])
-def test_the_plugin_reports_a_typed_any_guess_only_when_asked_for(
-    tmp_path: Path, sdk_mypy_cache: Path, guesses: bool
+@pytest.mark.parametrize(
+    ("fixture", "kind"),
+    [("typed_any_guesses.py", Guess.TYPED_ANY), ("unchecked_guesses.py", Guess.UNCHECKED)],
+    ids=["typed-any", "unchecked"],
+)
+def test_the_plugin_reports_a_guess_only_when_asked_for(
+    tmp_path: Path, sdk_mypy_cache: Path, guesses: bool, fixture: str, kind: Guess
 ) -> None:
-    # The bedrock preset knows one of the fixture's reads through `Any`: no guess.
+    # The unchecked fixture's own inline configuration turns `check_untyped_defs` off, which
+    # the project's strict configuration turns on.
+    path = FIXTURES / fixture
+    # The bedrock preset knows one of each fixture's reads through `Any`: no guess.
     presets = 'preset = ["loom", "bedrock"]\n'
     config = write_project(
         tmp_path, loomlint=presets + ("report-guesses = true\n" if guesses else "")
@@ -33,17 +42,17 @@ def test_the_plugin_reports_a_typed_any_guess_only_when_asked_for(
             str(config),
             "--cache-dir",
             str(sdk_mypy_cache),
-            str(FIXTURE),
+            str(path),
         ],
         cwd=REPO,
     )
     reported = sorted(
-        (e.line, e.column, e.message.endswith(GUESS_NOTES[Guess.TYPED_ANY]))
+        (e.line, e.column, e.message.endswith(GUESS_NOTES[kind]))
         for e in run.errors
         if e.code.startswith("loom-")
     )
-    everything = expected_findings([FIXTURE], REPO, types=True, guesses=True)
-    typed = expected_findings([FIXTURE], REPO, types=True)
+    everything = expected_findings([path], REPO, types=True, guesses=True)
+    typed = expected_findings([path], REPO, types=True)
     expected = sorted(
         (line, column, finding not in typed)
         for finding in (everything if guesses else typed)

@@ -219,6 +219,22 @@ def summary(params: types.PublishDiagnosticsParams) -> list[tuple[str, int, int,
     ]
 
 
+def typed_messages(
+    project: Path, name: str, typed: list[tuple[str, int, int, int, int]]
+) -> list[str]:
+    """The messages the server shows for the project's file ``name`` once it shows the typed
+    result ``typed`` summarises (``summary``): the quick result, without types, comes first."""
+
+    async def shown() -> list[str]:
+        async with Session(project) as session:
+            path = project / name
+            session.open(path, path.read_text(encoding="utf-8"))
+            params = await session.diagnostics(path, lambda p: summary(p) == typed, timeout=120)
+            return [d.message for d in params.diagnostics]
+
+    return asyncio.run(shown())
+
+
 def apply_edit(text: str, edit: types.WorkspaceEdit) -> str:
     """Apply a workspace edit's text edits to one document, as a standard client does."""
     return apply_workspace_edit(text, edit)

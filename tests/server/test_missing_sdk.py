@@ -8,7 +8,6 @@ language server report the same findings."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 from daemon_harness import ANSWERED, Daemon, loomlint
 from daemon_harness import runtime as runtime  # a fixture
-from lsp_harness import Session, summary
+from lsp_harness import typed_messages
 from mypy import api
 
 pytestmark = pytest.mark.slow
@@ -153,16 +152,8 @@ def test_the_daemon_reports_the_same(project: Path, runtime: Path) -> None:
 
 
 def test_the_language_server_shows_the_same(project: Path) -> None:
-    asyncio.run(_shown_by_the_server(project))
-
-
-async def _shown_by_the_server(project: Path) -> None:
-    async with Session(project) as session:
-        path = project / "provider.py"
-        session.open(path, path.read_text(encoding="utf-8"))
-        # First the quick result (without types: the guesses too), then the typed one.
-        typed = [("LML003", 26, 30, 26, 44), ("LML003", 30, 14, 30, 28)]
-        shown = await session.diagnostics(path, lambda p: summary(p) == typed, timeout=120)
-        assert [d.message for d in shown.diagnostics] == [
-            message.split(" ", 2)[2] for message in _text_lines(TYPED)[1:]
-        ]
+    # After the quick result (without types: the guesses too), the typed one.
+    typed = [("LML003", 26, 30, 26, 44), ("LML003", 30, 14, 30, 28)]
+    assert typed_messages(project, "provider.py", typed) == [
+        message.split(" ", 2)[2] for message in _text_lines(TYPED)[1:]
+    ]
