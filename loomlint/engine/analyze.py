@@ -192,7 +192,7 @@ def _follow(
     clock.lap("flow")
 
 
-def _followed_again(
+def followed_again(
     prepared: PreparedAnalysis, settings: Settings, *, imported: bool
 ) -> PreparedAnalysis:
     """``prepared`` with its flow followed again, taking the project's imported classes as
@@ -235,7 +235,7 @@ def finish_analysis(
     if prepared.imported != needs_imported_classes(types):
         # Prepared for types without unresolved imports, which these have: the flow must
         # take the project's imported classes as evidence after all.
-        prepared = _followed_again(prepared, settings, imported=needs_imported_classes(types))
+        prepared = followed_again(prepared, settings, imported=needs_imported_classes(types))
     path = prepared.screen.path
     source = prepared.screen.source
     unresolved = types.unresolved if types is not None else ()

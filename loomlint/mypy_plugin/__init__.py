@@ -44,7 +44,12 @@ from mypy.types import FunctionLike, Type
 from loomlint.engine.diagnostics import FileResult
 from loomlint.engine.prescreen import may_hold_content
 from loomlint.mypy_plugin import analysis, codes
-from loomlint.mypy_plugin.checked import CheckedModule, CheckedModules, check_order
+from loomlint.mypy_plugin.checked import (
+    CheckedModule,
+    CheckedModules,
+    check_order,
+    with_missing_imports,
+)
 from loomlint.mypy_plugin.config import PluginConfig, PluginConfigError, load_plugin_config
 from loomlint.mypy_plugin.results import ResultRecorder
 from loomlint.mypy_plugin.settings_log import SettingsLog
@@ -131,7 +136,8 @@ class LoomlintPlugin(Plugin):
         super().set_modules(modules)
         found = self._checked.set_modules()
         if found and self._problem is None and self._analyst.worker.running:
-            self._analyst.order(check_order(self._checked.states))
+            states = self._checked.states
+            self._analyst.order(check_order(states), with_missing_imports(states))
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         # Called once per module after mypy has checked it, before its errors are flushed.

@@ -53,10 +53,12 @@ class ModuleAnalyst:
         if may_hold_content(source, self._settings):
             self._worker.offer(os.path.abspath(path), source, start=recording)
 
-    def order(self, paths: list[str]) -> None:
-        """The order mypy will check the offered modules in: the worker prepares them so."""
-        if paths:
-            self._worker.order(paths)
+    def order(self, paths: list[str], missing_imports: list[str]) -> None:
+        """The order mypy will check the offered modules in, and which of them import a module
+        mypy could not find: the worker prepares them in that order, and those for judging
+        with the project's imported classes as evidence."""
+        if paths or missing_imports:
+            self._worker.order(paths, missing_imports)
 
     def analyse(self, module: CheckedModule) -> FileResult | None:
         """The engine's result for ``module``; None when the screens that spare ``loomlint

@@ -175,6 +175,21 @@ def check_order(states: dict[str, State]) -> list[str]:
         return []
 
 
+def with_missing_imports(states: dict[str, State]) -> list[str]:
+    """The files of the build that import a module mypy could not find (``State.suppressed``),
+    but for modules whose values are never messages. A read there may rest on a class mypy
+    could not type, and the engine then takes the project's imported classes as evidence
+    (``analyze.needs_imported_classes``): the worker prepares these files so ahead. A guess,
+    which judging corrects where it was wrong. Absolute paths, as the plugin offers them."""
+    from loomlint.engine.facts import is_unrelated_module
+
+    return [
+        os.path.abspath(state.xpath)
+        for state in states.values()
+        if any(not is_unrelated_module(module) for module in state.suppressed)
+    ]
+
+
 def _errors_ignored(errors: Errors, path: str, options: Options) -> bool:
     return path in errors.ignored_files or options.ignore_errors
 

@@ -98,6 +98,9 @@ class _WorkerTimings:
     prepared: list[float] = field(default_factory=lambda: [0.0, 0.0])
     judged: list[float] = field(default_factory=lambda: [0.0, 0.0])
     prepared_when_judged: int = 0
+    # Of those, the files whose flow judging followed again, prepared without the project's
+    # imported classes as evidence when their types needed them, or the other way round.
+    followed_again: int = 0
     # Requests that came while a file was being prepared (their answer shares the interpreter
     # with that preparation until it ends).
     asked_while_preparing: int = 0
@@ -262,9 +265,10 @@ class AnalysisWorker:
             for waiting_path, waiting_source in waiting:
                 self._send_offer(waiting_path, waiting_source)
 
-    def order(self, paths: list[str]) -> None:
-        """The order mypy will check the offered files in (the rest come after)."""
-        self._send(("order", paths))
+    def order(self, paths: list[str], missing_imports: list[str]) -> None:
+        """The order mypy will check the offered files in (the rest come after), and the files
+        that import a module mypy could not find (``checked.with_missing_imports``)."""
+        self._send(("order", paths, missing_imports))
 
     def screen(self, path: str, source: bytes) -> bool | None:
         """``engine.screen_source``'s verdict (whether the file may report without types naming
@@ -453,6 +457,9 @@ class _File:
     source: bytes
     screen: Screen | None = None
     prepared: PreparedAnalysis | None = None
+    # For a file that imports a module mypy could not find: its flow followed again with the
+    # project's imported classes as evidence, which its types may need (judging then picks).
+    prepared_imported: PreparedAnalysis | None = None
 
 
 class _Worker:
@@ -473,6 +480,10 @@ class _Worker:
         # The order mypy checks files in (see ``AnalysisWorker.order``); files it does not name
         # come after, in the order offered.
         self._rank: dict[str, int] = {}
+        # Files that import a module mypy could not find: their reads may rest on a class mypy
+        # could not type, so they are prepared with the project's imported classes as evidence
+        # too (``_File.prepared_imported``).
+        self._missing_imports: frozenset[str] = frozenset()
         self._held_bytes = 0
         self._closed = False
         # The result cache's bookkeeping: its messages, and the entries waiting for their keys.
@@ -522,6 +533,7 @@ class _Worker:
         elif kind == "order":
             paths = cast("list[str]", message[1])
             self._rank = {path: rank for rank, path in enumerate(paths)}
+            self._missing_imports = frozenset(cast("list[str]", message[2]))
         elif kind == "drop":
             path = message[1]
             assert isinstance(path, str)
@@ -623,12 +635,17 @@ class _Worker:
         self._outbox.put(("screened", known.sequence, screen.may_report))
 
     def _prepare(self, path: str, known: _File) -> None:
-        from loomlint.engine.analyze import prepare_analysis
+        from loomlint.engine.analyze import followed_again, prepare_analysis
 
         settings = self._settings
         assert settings is not None and known.screen is not None
+        prepared_imported = None
         try:
             prepared = prepare_analysis(known.screen, settings, imported=False)
+            if path in self._missing_imports:
+                # Which flow its types need is known only once mypy has checked it: both are
+                # ready then, and mypy waits for neither.
+                prepared_imported = followed_again(prepared, settings, imported=True)
         finally:
             with self._lock:
                 self._preparing = None
@@ -637,6 +654,7 @@ class _Worker:
             if self._files.get(path) is not known:
                 return
             known.prepared = prepared
+            known.prepared_imported = prepared_imported
             self._held_bytes += len(known.source)
 
     def _forget(self, path: str) -> None:
@@ -746,7 +764,12 @@ class _Worker:
         if not screen.needs_analysis(facts, failure):
             return FileResult(path=path, unresolved_imports=facts.unresolved if facts else ())
         prepared = known.prepared
+        if known.prepared_imported is not None and needs_imported_classes(facts):
+            prepared = known.prepared_imported
         self._timings.prepared_when_judged += prepared is not None
+        self._timings.followed_again += (
+            prepared is not None and prepared.imported != needs_imported_classes(facts)
+        )
 
         def judged() -> FileResult:
             if prepared is not None:
@@ -775,8 +798,9 @@ class _Worker:
             f"worker: screened {mine.screened[0]:.0f} files in {mine.screened[1]:.2f} s, "
             f"prepared {mine.prepared[0]:.0f} in {mine.prepared[1]:.2f} s, judged "
             f"{mine.judged[0]:.0f} in {mine.judged[1]:.2f} s ({mine.prepared_when_judged} "
-            f"prepared before they were asked for, {mine.asked_while_preparing} asked while "
-            f"another was being prepared), result cache {mine.bookkept[1]:.2f} s; "
+            f"prepared before they were asked for, {mine.followed_again} of them followed "
+            f"again, {mine.asked_while_preparing} asked while another was being prepared), "
+            f"result cache {mine.bookkept[1]:.2f} s; "
             f"ended {ending_seconds:.3f} s after mypy's process"
         )
         for line in lines:

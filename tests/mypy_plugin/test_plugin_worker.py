@@ -93,3 +93,45 @@ def test_a_small_run_starts_no_worker(tmp_path: Path) -> None:
     analyst.offer(str(tmp_path / "app.py"), SOURCE)
     assert not analyst.running
     assert analyst.judge(str(tmp_path / "app.py"), SOURCE, None, None) is None
+
+
+RECORDS = b"""\
+class Note:
+    content: str
+"""
+NOTES = b"""\
+from records import Note
+
+
+def shout(note: Note) -> str:
+    return note.content.upper()
+"""
+
+
+def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_need(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    # Prepared both ways ahead (``order``'s second list): with types whose reads rest on an
+    # unresolved import, or none, the project's classes are evidence (Note.content is text);
+    # with types that need none, they are not, and this bare typing reports the read. Each
+    # answer is analyze_source's for the same types.
+    (tmp_path / "records.py").write_bytes(RECORDS)
+    path = str(tmp_path / "notes.py")
+    (tmp_path / "notes.py").write_bytes(NOTES)
+    settings = load_settings(tmp_path)
+    started.order([path], [path])
+    started.offer(path, NOTES)
+    assert started.screen(path, NOTES) is True
+    cases = [
+        (FileTypes(unresolved=("acme",)), []),
+        (FileTypes(), [(5, 12, "LML001")]),
+        (None, []),
+    ]
+    for types, findings in cases:
+        judged = started.judge(path, NOTES, types, None)
+        expected = analyze_source(path, NOTES, settings, types)
+        assert judged is not None
+        found = [(d.line, d.column, d.code) for d in judged.diagnostics]
+        assert found == [(d.line, d.column, d.code) for d in expected.diagnostics], types
+        assert found == findings, types
+        started.offer(path, NOTES)
