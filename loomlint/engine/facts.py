@@ -779,12 +779,6 @@ _SINK_NAMES = _sink_names()
 _UNRELATED = load_catalog().unrelated
 
 
-def is_unrelated_module(module: str) -> bool:
-    """Whether ``module``'s values are never messages (an HTTP client's, a UI library's): a
-    read on a class of it that mypy could not find is no unresolved message read."""
-    return _UNRELATED.is_unrelated_module(module)
-
-
 def _is_fstring_lowering(call: CallExpr) -> bool:
     callee = call.callee
     if not isinstance(callee, MemberExpr) or not isinstance(callee.expr, StrExpr):

@@ -32,6 +32,8 @@ from mypy.options import Options
 from mypy.types import Type
 from mypy.util import DecodeError, decode_python_encoding
 
+from loomlint.catalog.rules import load_catalog
+
 
 @dataclass(frozen=True, slots=True)
 class CheckedModule:
@@ -181,12 +183,11 @@ def with_missing_imports(states: dict[str, State]) -> list[str]:
     could not type, and the engine then takes the project's imported classes as evidence
     (``analyze.needs_imported_classes``): the worker prepares these files so ahead. A guess,
     which judging corrects where it was wrong. Absolute paths, as the plugin offers them."""
-    from loomlint.engine.facts import is_unrelated_module
-
+    unrelated = load_catalog().unrelated  # the catalog the facts' unresolved reads consult
     return [
         os.path.abspath(state.xpath)
         for state in states.values()
-        if any(not is_unrelated_module(module) for module in state.suppressed)
+        if any(not unrelated.is_unrelated_module(module) for module in state.suppressed)
     ]
 
 

@@ -763,20 +763,17 @@ class _Worker:
         assert failure is None or isinstance(failure, str)
         if not screen.needs_analysis(facts, failure):
             return FileResult(path=path, unresolved_imports=facts.unresolved if facts else ())
+        imported = needs_imported_classes(facts)
         prepared = known.prepared
-        if known.prepared_imported is not None and needs_imported_classes(facts):
+        if known.prepared_imported is not None and imported:
             prepared = known.prepared_imported
         self._timings.prepared_when_judged += prepared is not None
-        self._timings.followed_again += (
-            prepared is not None and prepared.imported != needs_imported_classes(facts)
-        )
+        self._timings.followed_again += prepared is not None and prepared.imported != imported
 
         def judged() -> FileResult:
             if prepared is not None:
                 prepared.deadline.restart()
-            ready = prepared or prepare_analysis(
-                screen, settings, imported=needs_imported_classes(facts)
-            )
+            ready = prepared or prepare_analysis(screen, settings, imported=imported)
             return finish_analysis(ready, settings, facts, types_failure=failure)
 
         return guarded_analysis(path, judged, debug=False)
