@@ -617,7 +617,8 @@ def _verified(value: Value, view: TypeView) -> Value | None:
     of a typed record is not a content read, and nothing loaded from it is content either.
     Where mypy says nothing of the receiver (``Any``, or a function it does not check), the
     read counts only with syntactic evidence that the receiver is a message (an item of
-    ``state["messages"]``, a ``role`` read beside it).
+    ``state["messages"]``, a ``role`` read beside it), or in code mypy skips, the presets' data
+    (its declared class is an SPI's: ``m: AIMessage``).
     """
     if not view.available:
         return value
@@ -629,7 +630,13 @@ def _verified(value: Value, view: TypeView) -> Value | None:
             and isinstance(origin.node, cst.BaseExpression)
             and (
                 (view.covered(origin.node) and not _is_field_origin(view.expr(origin.node)))
-                or (view.needs_evidence(origin.node) and not origin.message_evidence)
+                or (
+                    view.needs_evidence(origin.node)
+                    and not origin.message_evidence
+                    # Where mypy skips the code, nothing declares the receiver `Any`: its
+                    # declared class counts, as without types (``m: AIMessage``).
+                    and not (origin.grounded and view.skipped(origin.node))
+                )
             )
         )
     )

@@ -20,6 +20,11 @@ class Guess(enum.Enum):
     # mypy does not check the function the read is in (unannotated, ``check_untyped_defs``
     # off).
     UNCHECKED = "unchecked"
+    # mypy skips the code the read is in: the file (a ``# type: ignore`` before its first
+    # statement), a function of a module whose errors it ignores (``# mypy: ignore-errors``,
+    # ``ignore_errors = true``: it drops their bodies) or a branch it deems unreachable
+    # (``sys.version_info``, ``sys.platform``).
+    SKIPPED = "skipped"
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,6 +89,8 @@ _INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PA
 _TRACKED_OPS = frozenset({"+", "%", "and", "or"})
 # mypy lowers f"{x!r:>4}" to "{!r:{}}".format(x, ">4"), and joins the pieces with "".join.
 _FSTRING_FORMAT = re.compile(r"\{(![rsa])?:\{\}\}")
+# The end of a range that covers a whole file, whatever its length.
+_LAST_LINE = 2**31 - 1
 
 
 def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) -> bool:
@@ -154,6 +156,7 @@ class FactCollector:
         self._tracked: list[_Tracked] = []
         self._excluded: set[int] = set()
         self._unchecked: list[tuple[int, int]] = []
+        self._skipped: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
         self._kind_of_type: dict[int, ContentKind] = {}
@@ -189,6 +192,10 @@ class FactCollector:
         for expression in expressions:
             if id(expression) not in self._excluded:
                 self._visit_expression(expression)
+        if not tree.defs:
+            # A ``# type: ignore`` before the module's first statement makes mypy drop the
+            # module's whole body: nothing in the file is checked, nothing typed.
+            self._skipped.append((1, _LAST_LINE))
         self._visit_statements(tree.defs, None)
         return self._file_types()
 
@@ -221,6 +228,7 @@ class FactCollector:
             callees=callees,
             family_counts={key: len(members) for key, members in groups.items()},
             unchecked=tuple(self._unchecked),
+            skipped=tuple(self._skipped),
             unresolved=tuple(self._unresolved),
             untyped=frozenset(untyped),
             any_reads=frozenset(any_reads),
@@ -430,10 +438,19 @@ class FactCollector:
             self._note_partners(o.rvalue, o.lvalue)
             self._note_partners(o.lvalue, o.rvalue)
         for block in _blocks_of(o):
+            if block.is_unreachable:
+                # A branch mypy deems unreachable (``sys.version_info``, ``sys.platform``,
+                # ``TYPE_CHECKING`` tests): it checks nothing in it.
+                end = block.end_line if block.end_line is not None else block.line
+                self._skipped.append((block.line, end))
             self._visit_statements(block.body, function)
 
     def _visit_function(self, o: FuncDef) -> None:
-        if o.is_dynamic() and not self._check_untyped_defs:
+        if not o.body.body:
+            # No function is empty in source: mypy dropped the body of a module whose errors
+            # it ignores (``# mypy: ignore-errors``, ``ignore_errors = true``), unchecked.
+            self._skipped.append((o.line, o.end_line if o.end_line is not None else o.line))
+        elif o.is_dynamic() and not self._check_untyped_defs:
             self._unchecked.append((o.line, o.end_line if o.end_line is not None else o.line))
         self._visit_statements(o.body.body, o)
 

@@ -4,7 +4,7 @@ In a typed run a finding rests on a type (mypy's, of the message or of the value
 presets' data (``Origin.grounded``: the receiver's class is an SPI's, or the read has one of
 their shapes). A finding judged by syntax alone is a guess: left out unless the settings ask
 for guesses (``report_guesses``), counted in the run's warnings with its remedy, and marked
-when reported. Three things make a read syntax's to judge in a typed run:
+when reported. Four things make a read syntax's to judge in a typed run:
 
 - mypy could not find the module of the message's type (its SDK not installed where loomlint
   runs): ``Guess.MISSING_MODULE``;
@@ -25,6 +25,14 @@ when reported. Three things make a read syntax's to judge in a typed run:
   and 66 false (typed precision of the tuning half 73.5% to 85.1%, of the judging half 40.3%
   to 40.0%).
 
+- mypy skips the code the read is in: a file whose first line is ``# type: ignore`` (mypy
+  drops its whole body), a function of a module whose errors mypy ignores (``# mypy:
+  ignore-errors``, ``ignore_errors = true``: it drops their bodies), or a branch mypy deems
+  unreachable (``if sys.version_info < (3, 10):``): ``Guess.SKIPPED``. Nothing there is typed,
+  so a typed run judged such reads by syntax and reported them as if typed: in langchain-aws's
+  tests, whose files open with ``# type:ignore``, 25 typed findings of one file were 7 true
+  and 18 false.
+
 A read grounded in the presets' data stays reported in an unchecked function too. A finding on
 a node whose line mypy's parser and LibCST's see differently (``Footing.UNKNOWN``) is no guess.
 """
@@ -44,18 +52,20 @@ GUESS_NOTES = {
     ),
     Guess.TYPED_ANY: " (a guess: mypy types this message `Any`, and no preset knows this read)",
     Guess.UNCHECKED: " (a guess: mypy does not check this function, and no preset knows this read)",
+    Guess.SKIPPED: " (a guess: mypy skips this code, and no preset knows this read)",
 }
 
 _GUESS_OF_FOOTING = {
     Footing.MISSING_MODULE: Guess.MISSING_MODULE,
     Footing.TYPED_ANY: Guess.TYPED_ANY,
     Footing.UNCHECKED: Guess.UNCHECKED,
+    Footing.SKIPPED: Guess.SKIPPED,
 }
 
 # Which guess a value read in more than one way counts as: the first whose remedy applies, for
 # after it the others' reads may be typed (an installed SDK types a read mypy typed `Any` for
 # want of it; a checked function may type what its reads took).
-_FIRST_REMEDY = (Guess.MISSING_MODULE, Guess.UNCHECKED, Guess.TYPED_ANY)
+_FIRST_REMEDY = (Guess.MISSING_MODULE, Guess.SKIPPED, Guess.UNCHECKED, Guess.TYPED_ANY)
 
 
 def guess_of(finding: Footing, origins: Iterable[tuple[Origin, Footing]]) -> Guess | None:

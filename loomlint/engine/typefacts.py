@@ -44,6 +44,9 @@ class Footing(enum.Enum):
     MISSING_MODULE = "missing module"
     # In a function mypy did not check (unannotated, ``check_untyped_defs`` off).
     UNCHECKED = "unchecked"
+    # In code mypy skips: a file whose first line is ``# type: ignore``, a function of a module
+    # whose errors mypy ignores, an unreachable branch.
+    SKIPPED = "skipped"
     # Nothing known: no types, or mypy's parser and LibCST's disagree on the nodes of its line.
     UNKNOWN = "unknown"
 
@@ -108,6 +111,10 @@ class FileTypes:
     family_counts: Mapping[FamilyKey, int] = field(default_factory=dict[FamilyKey, int])
     # Line ranges (inclusive) of function bodies mypy did not type-check (unannotated defs).
     unchecked: tuple[tuple[int, int], ...] = ()
+    # Line ranges (inclusive) of code mypy skips altogether: a branch it deems unreachable,
+    # the functions of a module whose errors it ignores (it drops their bodies), or the whole
+    # file when a ``# type: ignore`` precedes its first statement.
+    skipped: tuple[tuple[int, int], ...] = ()
     # Modules mypy could not find (not installed where loomlint runs, or a missing import)
     # that define the receiver of a content read: named in the run's warning.
     unresolved: tuple[str, ...] = ()
@@ -121,6 +128,9 @@ class FileTypes:
 
     def is_unchecked(self, line: int) -> bool:
         return any(first <= line <= last for first, last in self.unchecked)
+
+    def is_skipped(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.skipped)
 
 
 def has_typed_content(types: FileTypes | None) -> bool:

@@ -2,7 +2,8 @@
 
 A node is *covered* when the oracle analysed its file, its (line, family) group has the same
 number of members on both sides (so ordinals identify the same nodes), it is not inside a
-function mypy left unchecked, mypy did not type it ``Any`` for want of a module it could not
+function mypy left unchecked or code it skips (an unreachable branch, a file whose first line
+is ``# type: ignore``), mypy did not type it ``Any`` for want of a module it could not
 find (the SPI's package not installed where loomlint runs), and it is not a content read of a
 receiver mypy types ``Any``. Only covered nodes are judged by types; the rest fall back to the
 syntactic flow, as ``--no-types`` judges them, but a read in an unchecked function or of an
@@ -40,6 +41,7 @@ class TypeView:
             return False
         return (
             not self._types.is_unchecked(key[0])
+            and not self._types.is_skipped(key[0])
             and key not in self._types.untyped
             and key not in self._types.any_reads
         )
@@ -47,13 +49,24 @@ class TypeView:
     def needs_evidence(self, node: cst.CSTNode) -> bool:
         """Whether a content read counts only with syntactic evidence that its receiver is a
         message: types are available, and mypy says nothing of this receiver (it types it
-        ``Any``, or does not check the function it is in)."""
+        ``Any``, does not check the function it is in, or skips the code)."""
         if self._types is None or not isinstance(node, cst.BaseExpression):
             return False
         key = self._index.keys.get(node)
         if key is None:
             return False
-        return key in self._types.any_reads or self._types.is_unchecked(key[0])
+        return (
+            key in self._types.any_reads
+            or self._types.is_unchecked(key[0])
+            or self._types.is_skipped(key[0])
+        )
+
+    def skipped(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is in code mypy skips (``FileTypes.skipped``)."""
+        if self._types is None or not isinstance(node, cst.BaseExpression):
+            return False
+        key = self._index.keys.get(node)
+        return key is not None and self._types.is_skipped(key[0])
 
     def footing(self, node: cst.CSTNode) -> Footing:
         """What mypy's types say of ``node``, for telling a finding that rests on a type from
@@ -63,6 +76,8 @@ class TypeView:
         key = self._index.keys.get(node)
         if key is None:
             return Footing.UNKNOWN
+        if self._types.is_skipped(key[0]):
+            return Footing.SKIPPED
         if key in self._types.untyped:
             return Footing.MISSING_MODULE
         if self._types.is_unchecked(key[0]):

@@ -633,6 +633,15 @@ def _are_unchecked(count: int) -> str:
     )
 
 
+def _are_skipped(count: int) -> str:
+    where = "is in code" if count == 1 else "are in code"
+    return (
+        f"{where} mypy skips (a file whose first line is `# type: ignore`, a function of a "
+        "module whose errors it ignores, a branch it deems unreachable), judged by syntax "
+        "alone, and no preset knows those reads"
+    )
+
+
 # Why a kind of guess is one, said of the count of its findings, and the remedy.
 _SAID_OF_GUESSES: dict[Guess, tuple[Callable[[int], str], str]] = {
     Guess.TYPED_ANY: (
@@ -643,6 +652,14 @@ _SAID_OF_GUESSES: dict[Guess, tuple[Callable[[int], str], str]] = {
     Guess.UNCHECKED: (
         _are_unchecked,
         "Set `check_untyped_defs = true` in your mypy configuration to have them judged by types",
+    ),
+    Guess.SKIPPED: (
+        _are_skipped,
+        "Silence mypy's errors there with `disable_error_code` (a `# mypy: "
+        "disable-error-code=...` line, or the module's override) instead of a leading "
+        "`# type: ignore` or `ignore_errors`, under which mypy types nothing, and check a "
+        "branch for another Python or platform with mypy's `python_version` or `platform` set "
+        "to it, to have them judged by types",
     ),
 }
 

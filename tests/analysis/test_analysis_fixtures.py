@@ -20,6 +20,12 @@ from loomlint.engine.guesses import GUESS_NOTES
 FIXTURES = REPO / "fixtures" / "analysis"
 # The fixture whose functions mypy does not check (its inline configuration says so).
 UNCHECKED = "fixtures/analysis/unchecked_guesses.py"
+# The fixtures with code mypy skips: a file whose first line is `# type: ignore`, and a branch
+# mypy deems unreachable.
+SKIPPED = (
+    "fixtures/analysis/skipped_file_guesses.py",
+    "fixtures/analysis/skipped_branch_guesses.py",
+)
 
 
 @pytest.mark.parametrize(
@@ -61,14 +67,19 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
         - set(expected_findings(files, REPO, types=True))
     )
     unchecked = [g for g in only_guesses if g[0] == UNCHECKED]
-    typed_any = [g for g in only_guesses if g[0] != UNCHECKED]
-    assert unchecked and typed_any, "the fixtures hold guesses of both kinds: the test has teeth"
-    guessed = [(*g, Guess.TYPED_ANY) for g in typed_any] + [
-        (*g, Guess.UNCHECKED) for g in unchecked
-    ]
+    skipped = [g for g in only_guesses if g[0] in SKIPPED]
+    typed_any = [g for g in only_guesses if g[0] != UNCHECKED and g[0] not in SKIPPED]
+    assert unchecked and skipped and typed_any, "guesses of every kind: the test has teeth"
+    assert {g[0] for g in skipped} == set(SKIPPED)
+    guessed = (
+        [(*g, Guess.TYPED_ANY) for g in typed_any]
+        + [(*g, Guess.UNCHECKED) for g in unchecked]
+        + [(*g, Guess.SKIPPED) for g in skipped]
+    )
     assert marked == (sorted(guessed) if guesses else [])
     counted = [
         f"warning: {len(typed_any)} findings in 2 files rest on messages mypy types `Any`",
         f"warning: {len(unchecked)} findings in 1 file are in functions mypy does not check",
+        f"warning: {len(skipped)} findings in 2 files are in code mypy skips",
     ]
-    assert [warning in result.stderr for warning in counted] == [types, types], result.stderr
+    assert [warning in result.stderr for warning in counted] == [types] * 3, result.stderr

@@ -75,6 +75,16 @@ def _origin(how: OriginHow = "read", *, grounded: bool = False) -> Origin:
             [(_origin(), Footing.TYPED_ANY), (_origin(), Footing.UNCHECKED)],
             Guess.UNCHECKED,
         ),
+        # A read in code mypy skips (a file opening with `# type: ignore`, an unreachable
+        # branch), unless the presets' data knows it; its remedy comes before the unchecked
+        # function's (mypy checks no function of a file it skips).
+        (Footing.SKIPPED, [(_origin(), Footing.SKIPPED)], Guess.SKIPPED),
+        (Footing.SKIPPED, [(_origin(grounded=True), Footing.SKIPPED)], None),
+        (
+            Footing.TYPED_ANY,
+            [(_origin(), Footing.UNCHECKED), (_origin(), Footing.SKIPPED)],
+            Guess.SKIPPED,
+        ),
         # mypy's parser and LibCST's disagree on the read's line: not a typed-Any guess.
         (Footing.TYPED_ANY, [(_origin(), Footing.UNKNOWN)], None),
         # No origin at all: nothing to call a guess.
@@ -150,6 +160,15 @@ def test_footing_in_a_function_mypy_did_not_check_or_without_types() -> None:
     assert untyped.footing(nodes[2, 'turn["content"]']) is Footing.UNKNOWN
 
 
+def test_footing_in_code_mypy_skips() -> None:
+    # Skipped comes first: the file or branch mypy skips holds the unchecked function.
+    view, nodes = _view(_types(unchecked=((1, 3),), skipped=((2, 2),)))
+    assert view.footing(nodes[2, 'turn["content"]']) is Footing.SKIPPED
+    assert not view.covered(nodes[2, 'turn["content"]'])
+    assert view.needs_evidence(nodes[2, 'turn["content"]'])
+    assert view.footing(nodes[3, "said"]) is Footing.UNCHECKED
+
+
 def test_footing_where_the_parsers_disagree_on_a_line_is_unknown() -> None:
     view, nodes = _view(FileTypes(family_counts={(2, "index"): 2}))
     assert view.footing(nodes[2, 'turn["content"]']) is Footing.UNKNOWN
@@ -170,6 +189,17 @@ UNCHECKED_WHY = (
 )
 UNCHECKED_REMEDY = (
     "Set `check_untyped_defs = true` in your mypy configuration to have them judged by types"
+)
+SKIPPED_WHY = (
+    "are in code mypy skips (a file whose first line is `# type: ignore`, a function of a module "
+    "whose errors it ignores, a branch it deems unreachable), judged by syntax alone, and no "
+    "preset knows those reads"
+)
+SKIPPED_REMEDY = (
+    "Silence mypy's errors there with `disable_error_code` (a `# mypy: disable-error-code=...` "
+    "line, or the module's override) instead of a leading `# type: ignore` or `ignore_errors`, "
+    "under which mypy types nothing, and check a branch for another Python or platform with "
+    "mypy's `python_version` or `platform` set to it, to have them judged by types"
 )
 LEFT_OUT = "not reported (--report-guesses, or `report-guesses = true`, reports them)"
 
@@ -277,4 +307,70 @@ def test_with_check_untyped_defs_the_same_functions_are_judged_by_types(
     assert (
         f"warning: 4 findings in 1 file {UNCHECKED_WHY}: they were {LEFT_OUT}. "
         f"{UNCHECKED_REMEDY}\n" in default.stderr
+    )
+
+
+def test_the_run_counts_guesses_in_code_mypy_skips_apart_with_their_remedy() -> None:
+    results = [
+        FileResult("a.py", guesses={Guess.SKIPPED: 2, Guess.UNCHECKED: 1}),
+        FileResult("b.py", guesses={Guess.SKIPPED: 1}),
+    ]
+    assert guesses_warnings(results) == [
+        "1 finding in 1 file is in a function mypy does not check (no annotations, and "
+        "check_untyped_defs is off), judged by syntax alone, and no preset knows those reads: "
+        f"it was {LEFT_OUT}. {UNCHECKED_REMEDY}",
+        f"3 findings in 2 files {SKIPPED_WHY}: they were {LEFT_OUT}. {SKIPPED_REMEDY}",
+    ]
+    assert guesses_warnings([FileResult("a.py", guesses={Guess.SKIPPED: 1})]) == [
+        f"1 finding in 1 file {SKIPPED_WHY.replace('are in', 'is in', 1)}: it was {LEFT_OUT}. "
+        f"{SKIPPED_REMEDY}"
+    ]
+
+
+SKIPPED_FIXTURE = REPO / "fixtures" / "analysis" / "skipped_file_guesses.py"
+
+
+def test_a_file_mypy_skips_is_typed_once_its_errors_are_silenced_by_code_instead(
+    tmp_path: Path, mypy_caches: MypyCaches, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The remedy the warning names, tried: the fixture as it is, whose leading `# type: ignore`
+    makes mypy skip it, and under `# mypy: ignore-errors`, which makes mypy drop its functions'
+    bodies (their reads guesses, but the one an SPI class grounds); under
+    `# mypy: disable-error-code=...` mypy types it, and the reads of the unannotated and the
+    `dict` parameters are guesses for their `Any` receivers. (The configuration is the
+    unchecked functions' test's, whose mypy cache is built already.)"""
+    mypy = "check_untyped_defs = true\n"
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mypy]\n{mypy}\n[tool.loomlint]\n")
+    source = SKIPPED_FIXTURE.read_text(encoding="utf-8")
+    assert source.startswith("# type: ignore\n")
+    variants = {
+        "skipped.py": source,
+        "ignored.py": source.replace("# type: ignore", "# mypy: ignore-errors", 1),
+        "typed.py": source.replace("# type: ignore", '# mypy: disable-error-code="union-attr"', 1),
+    }
+    for name, text in variants.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=mypy)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(cache))
+    monkeypatch.chdir(tmp_path)
+    args = ["check", "--format", "json", "--no-cache", *variants]
+    result = CliRunner().invoke(main, [*args, "--report-guesses"])
+    assert result.exit_code == 1, result.output + result.stderr
+    reported = [
+        (d["path"], d["line"], d["column"], d["code"], _guess_noted(str(d["message"])))
+        for d in json.loads(result.stdout)
+    ]
+    assert reported == [
+        ("ignored.py", 16, 12, "LML001", Guess.SKIPPED),
+        ("ignored.py", 20, 31, "LML003", Guess.SKIPPED),
+        ("ignored.py", 24, 12, "LML001", None),
+        ("skipped.py", 16, 12, "LML001", Guess.SKIPPED),
+        ("skipped.py", 20, 31, "LML003", Guess.SKIPPED),
+        ("skipped.py", 24, 12, "LML001", None),
+        ("typed.py", 16, 12, "LML001", Guess.TYPED_ANY),
+        ("typed.py", 20, 31, "LML003", Guess.TYPED_ANY),
+        ("typed.py", 24, 12, "LML001", None),
+    ]
+    assert f"warning: 4 findings in 2 files {SKIPPED_WHY}: they are reported as guesses." in (
+        result.stderr
     )

@@ -1,7 +1,7 @@
-"""mypy with the plugin leaves out a guess on a message mypy typed `Any`, or in a function mypy
-does not check, as ``loomlint check`` does, and reports it, marked with why, where
-``[tool.loomlint]`` asks for guesses (one engine decides: ``engine.guesses``). The findings are
-exactly the fixtures' ``expect`` comments."""
+"""mypy with the plugin leaves out a guess on a message mypy typed `Any`, in a function mypy
+does not check, or in a branch mypy skips, as ``loomlint check`` does, and reports it, marked
+with why, where ``[tool.loomlint]`` asks for guesses (one engine decides: ``engine.guesses``).
+The findings are exactly the fixtures' ``expect`` comments."""
 
 from __future__ import annotations
 
@@ -21,8 +21,14 @@ FIXTURES = REPO / "fixtures" / "analysis"
 @pytest.mark.parametrize("guesses", [False, True], ids=["default", "report-guesses"])
 @pytest.mark.parametrize(
     ("fixture", "kind"),
-    [("typed_any_guesses.py", Guess.TYPED_ANY), ("unchecked_guesses.py", Guess.UNCHECKED)],
-    ids=["typed-any", "unchecked"],
+    [
+        ("typed_any_guesses.py", Guess.TYPED_ANY),
+        ("unchecked_guesses.py", Guess.UNCHECKED),
+        # A branch mypy deems unreachable. (A file mypy skips whole, behind a leading
+        # `# type: ignore`, has every error mypy would print there ignored: the plugin's too.)
+        ("skipped_branch_guesses.py", Guess.SKIPPED),
+    ],
+    ids=["typed-any", "unchecked", "skipped-branch"],
 )
 def test_the_plugin_reports_a_guess_only_when_asked_for(
     tmp_path: Path, sdk_mypy_cache: Path, guesses: bool, fixture: str, kind: Guess
