@@ -106,6 +106,21 @@ class TextPartShape:
 
 
 @dataclass(frozen=True, slots=True)
+class PartsSetting:
+    """A setting whose value makes an SPI's messages hold a list of parts (``[parts-when]``):
+    LangChain's ``output_version``, whose ``"v1"`` gives a chat model's messages the standard
+    content blocks. Code that tests the setting says which branch holds where."""
+
+    # The setting's name, however it is read: a name, an attribute, a key.
+    key: str
+    # Its values under which content is a list of parts.
+    parts: tuple[str, ...]
+    # Its other values (content is the union): a test that it is none of them holds only where
+    # it is one of ``parts``.
+    others: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Preset:
     """An SPI's content fields, types and accessors (``rules/presets/<name>.toml``)."""
 
@@ -148,6 +163,7 @@ class Preset:
     # preset's data as a declared message type's do.
     content_reads: tuple[tuple[str, ...], ...] = ()
     text_part: TextPartShape = TextPartShape()
+    parts_when: PartsSetting | None = None
 
     @property
     def owns_content(self) -> bool:
@@ -432,6 +448,7 @@ _PRESET_KEYS = frozenset(
         "parts-only-reads",
         "content-reads",
         "text-part",
+        "parts-when",
         "fix",
     }
 )
@@ -502,7 +519,29 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         parts_only_reads=parts_only_reads,
         content_reads=content_reads,
         text_part=_text_part(data, where),
+        parts_when=_parts_when(data, where),
     )
+
+
+def _parts_when(data: Mapping[str, object], where: str) -> PartsSetting | None:
+    table = data.get("parts-when")
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise CatalogError(f"{where}: key 'parts-when' must be a table")
+    entry = cast("dict[str, object]", table)
+    where = f"{where}: [parts-when]"
+    _reject_unknown_keys(entry, frozenset({"key", "parts", "others"}), where)
+    key = _text(entry, "key", where)
+    if not key.isidentifier():
+        raise CatalogError(f"{where}: key 'key' must be a setting's name, got {key!r}")
+    parts = _names(entry, "parts", where)
+    if not parts:
+        raise CatalogError(f"{where}: key 'parts' must list at least one value")
+    others = _names(entry, "others", where)
+    if set(parts) & set(others):
+        raise CatalogError(f"{where}: a value is in both 'parts' and 'others'")
+    return PartsSetting(key, parts, others)
 
 
 def _text_part(data: Mapping[str, object], where: str) -> TextPartShape:

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from loomlint.catalog.rules import Preset, TextPartShape
+from loomlint.catalog.rules import PartsSetting, Preset, TextPartShape
 
 
 @dataclass(frozen=True)
@@ -208,6 +208,9 @@ class SpiModel:
     # of a string content (``engine.guards``).
     text_parts: TextParts = field(default_factory=TextParts)
 
+    # Settings whose values make content a list of parts (``Preset.parts_when``).
+    parts_when: tuple[PartsSetting, ...] = ()
+
     # Each active SPI with its own types and fix, in preset order: the advice for a value is
     # its owner's (``fix_for``), never another SPI's (no ``.text`` on an ``LlmMessage``).
     owners: tuple[SpiOwner, ...] = ()
@@ -383,6 +386,7 @@ def build_spi_model(
         ),
         content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
         text_parts=TextParts.merged(p.text_part for p in presets),
+        parts_when=tuple(p.parts_when for p in presets if p.parts_when is not None),
     )
 
 

@@ -512,6 +512,10 @@ class _Judging:
             return None
         if kind is ContentKind.PART and self._classifier.in_diagnostic(node):
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
+        if position.category == "coercion" and self._classifier.in_assert_message(node):
+            # assert c == "hi", f"got {c!r}": built only when the assertion failed, to show
+            # what was there; a list's repr is what the failure should show.
+            return None
         if position.items_only and value.empty_text:
             return None  # for item in ("" or parts): the empty string has no items either
         if position.category == "coercion" and value.empty_parts:

@@ -162,6 +162,9 @@ class Env:
     known: frozenset[str] = frozenset()
     # Content reads whose list branch can only be the empty list (``Value.empty_parts``).
     empty_parts: frozenset[str] = frozenset()
+    # A test of a setting said it makes messages hold lists of parts here (``if
+    # output_version == "v1":``, ``SpiModel.parts_when``): a message's content read is parts.
+    parts_by_setting: bool = False
 
     def copy(self) -> Env:
         return Env(
@@ -173,6 +176,7 @@ class Env:
             self.messages,
             self.known,
             self.empty_parts,
+            self.parts_by_setting,
         )
 
     def bind(
@@ -265,6 +269,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         a.messages & b.messages,
         a.known & b.known,
         empty_parts,
+        a.parts_by_setting and b.parts_by_setting,
     )
 
 
@@ -288,6 +293,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.messages == b.messages
         and a.known == b.known
         and a.empty_parts == b.empty_parts
+        and a.parts_by_setting == b.parts_by_setting
     )
 
 
@@ -1268,6 +1274,10 @@ class FlowAnalysis:
                 kind, basis = shaped, Basis.EVIDENCE
         if kind is ContentKind.OTHER:
             return None
+        if env.parts_by_setting and kind is ContentKind.CONTENT and isinstance(node, cst.Attribute):
+            # The branch's test says the setting gives messages lists of parts: mypy's type of
+            # the read is still the union (``Basis.CARRIED``).
+            kind, basis = ContentKind.PARTS, Basis.CARRIED
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
         origin = Origin(node, self._line(node), self._text(receiver), "read", evidence, grounded)
         empty_text = path is not None and path in env.empty
@@ -1385,7 +1395,41 @@ class FlowAnalysis:
         narrowed = env.copy()
         for fact in self._facts_of(test, env, truth):
             self._apply(fact, narrowed)
+        if self._setting_says_parts(test, truth):
+            narrowed.parts_by_setting = True
         return narrowed
+
+    def _setting_says_parts(self, test: cst.BaseExpression, truth: bool) -> bool:
+        """Whether ``test`` evaluating to ``truth`` says a setting makes messages hold lists of
+        parts (``SpiModel.parts_when``): ``output_version == "v1"`` true, ``output_version ==
+        "v0"`` false, ``metadata.get("output_version") in ("v1", ...)`` true."""
+        if not self._spi.parts_when or not (
+            isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+        ):
+            return False
+        target = test.comparisons[0]
+        operator = target.operator
+        if isinstance(operator, (cst.Equal, cst.NotEqual)):
+            pairs = ((test.left, target.comparator), (target.comparator, test.left))
+            found = [
+                (name, frozenset({value}))
+                for setting, literal in pairs
+                for name, value in [(_setting_name(setting), string_value(literal))]
+                if name is not None and value is not None
+            ]
+            holds = truth if isinstance(operator, cst.Equal) else not truth
+        elif isinstance(operator, (cst.In, cst.NotIn)):
+            name, values = _setting_name(test.left), _string_display(target.comparator)
+            found = [(name, values)] if name is not None and values is not None else []
+            holds = truth if isinstance(operator, cst.In) else not truth
+        else:
+            return False
+        return any(
+            name == setting.key
+            and (values <= set(setting.parts) if holds else set(setting.others) <= values)
+            for name, values in found
+            for setting in self._spi.parts_when
+        )
 
     def _apply(self, fact: _Narrowing, env: Env) -> None:
         if fact.is_path:
@@ -1833,6 +1877,38 @@ def path_key(node: cst.BaseExpression) -> str | None:
         key = path_key(index)
         return f"{base}[{key}]" if key is not None else None
     return None
+
+
+def _setting_name(node: cst.BaseExpression) -> str | None:
+    """The name a setting is read by: ``output_version``, ``self.output_version``,
+    ``metadata["output_version"]``, ``metadata.get("output_version")``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript):
+        key = single_index(node)
+        return string_value(key) if key is not None else None
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and node.args
+        and node.args[0].keyword is None
+    ):
+        return string_value(node.args[0].value)
+    return None
+
+
+def _string_display(node: cst.BaseExpression) -> frozenset[str] | None:
+    """The strings a tuple, list or set display holds, when it holds only strings."""
+    if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return None
+    values = [
+        string_value(element.value) if isinstance(element, cst.Element) else None
+        for element in node.elements
+    ]
+    return frozenset(v for v in values if v is not None) if None not in values else None
 
 
 def _element_of(value: Value | None) -> Value | None:

@@ -228,6 +228,19 @@ class PositionClassifier:
             child, parent = parent, self._index.parent(parent)
         return False
 
+    def in_assert_message(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is in an ``assert``'s message (``assert ok, f"got {c}"``), which is
+        built only when the assertion failed, to show what the value was."""
+        child: cst.CSTNode = node
+        parent = self._index.parent(child)
+        while parent is not None:
+            if isinstance(parent, cst.Assert):
+                return child is parent.msg
+            if isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
+                return False
+            child, parent = parent, self._index.parent(parent)
+        return False
+
     # --- positions ------------------------------------------------------------------------------
 
     def _at(

@@ -18,6 +18,7 @@ from typing_extensions import (  # as the SDKs declare them
 
 from loomlint.catalog.rules import (
     CatalogError,
+    PartsSetting,
     TextPartShape,
     load_catalog,
     preset_from_mapping,
@@ -269,3 +270,29 @@ def test_the_text_parts_of_the_active_presets_merge() -> None:
     assert "builtins.dict" in spi.text_parts.bases
     assert "builtins.dict" not in spi.text_parts.classes
     assert spi.text_parts.keys == {"text"}
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ("output_version", "key 'parts-when' must be a table"),
+        ({"key": "v", "parts": ["v1"], "other": ["v0"]}, "unknown key 'other'"),
+        ({"parts": ["v1"]}, "key 'key'"),
+        ({"key": "a.b", "parts": ["v1"]}, "key 'key' must be a setting's name, got 'a.b'"),
+        ({"key": "v", "parts": []}, "key 'parts' must list at least one value"),
+        ({"key": "v", "parts": "v1"}, "key 'parts' must be a list of strings"),
+        ({"key": "v", "parts": ["v1"], "others": ["v1"]}, "in both 'parts' and 'others'"),
+    ],
+)
+def test_a_malformed_parts_setting_names_the_key(table: object, problem: str) -> None:
+    with pytest.raises(CatalogError, match=re.escape(problem)):
+        preset_from_mapping({"name": "x", "parts-when": table}, where="x.toml")
+
+
+def test_langchain_names_the_output_version_that_gives_lists_of_parts() -> None:
+    presets = load_catalog().presets
+    setting = PartsSetting("output_version", ("v1", "responses/v1"), ("v0",))
+    assert presets["langchain"].parts_when == setting
+    spi = build_spi_model([presets["langchain"], presets["openai"]])
+    assert spi.parts_when == (setting,)
+    assert build_spi_model([presets["openai"]]).parts_when == ()
