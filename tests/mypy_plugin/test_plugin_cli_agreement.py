@@ -122,11 +122,13 @@ def _differences(plugin: Counter[Finding], cli: Counter[Finding]) -> list[str]:
 
 
 def test_the_lines_mypy_silences_are_the_fixtures_bare_ignores() -> None:
+    # A comment line of its own before a module's first statement (skipped_file_guesses.py's)
+    # is no finding's line: it makes mypy skip the whole file, which the fixture is about.
     bare = {
         (path.relative_to(REPO).as_posix(), number)
         for path in FILES
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if _BARE_IGNORE.search(text)
+        if _BARE_IGNORE.search(text) and not (number == 1 and text.startswith("#"))
     }
     assert bare == MYPY_SILENCES
 

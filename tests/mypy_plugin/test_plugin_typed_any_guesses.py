@@ -24,11 +24,12 @@ FIXTURES = REPO / "fixtures" / "analysis"
     [
         ("typed_any_guesses.py", Guess.TYPED_ANY),
         ("unchecked_guesses.py", Guess.UNCHECKED),
-        # A branch mypy deems unreachable. (A file mypy skips whole, behind a leading
-        # `# type: ignore`, has every error mypy would print there ignored: the plugin's too.)
+        # A branch mypy deems unreachable, and a file mypy skips whole (its leading
+        # `# type: ignore` silences mypy's own errors there, not the plugin's findings).
         ("skipped_branch_guesses.py", Guess.SKIPPED),
+        ("skipped_file_guesses.py", Guess.SKIPPED),
     ],
-    ids=["typed-any", "unchecked", "skipped-branch"],
+    ids=["typed-any", "unchecked", "skipped-branch", "skipped-file"],
 )
 def test_the_plugin_reports_a_guess_only_when_asked_for(
     tmp_path: Path, sdk_mypy_cache: Path, guesses: bool, fixture: str, kind: Guess
