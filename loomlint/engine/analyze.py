@@ -512,6 +512,12 @@ class _Judging:
             return None
         if kind is ContentKind.PART and self._classifier.in_diagnostic(node):
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
+        if position.explicit_repr and (
+            self._classifier.in_diagnostic(node) or self._classifier.in_repr_method(node)
+        ):
+            # raise TypeError(f"bad content: {c!r}"), def __repr__(self): ...{self.content!r}:
+            # the representation asked for, where a problem is reported or an object shown.
+            return None
         if position.category == "coercion" and self._classifier.in_assert_message(node):
             # assert c == "hi", f"got {c!r}": built only when the assertion failed, to show
             # what was there; a list's repr is what the failure should show.

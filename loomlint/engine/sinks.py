@@ -48,6 +48,8 @@ Misses = Literal["parts", "text"]
 _SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
 # A %-format whose every conversion is %s: wrapping its arguments in the accessor is safe.
+# The calls that ask for a value's representation, not its text.
+_REPRESENTATIONS = frozenset({"builtins.repr", "builtins.ascii"})
 _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])")
 # Annotations that certainly do not preserve the union (syntactic fallback): one branch, or
 # no type at all.
@@ -131,6 +133,9 @@ class Position:
     # The branch the use gets wrong: a list of parts (the code reads a string), or text (a loop
     # that picks text parts gets none from a string's characters).
     misses: Misses = "parts"
+    # The coercion asks for the value's representation itself (``repr()``, ``ascii()``, ``!r``,
+    # ``!a``): a list's repr is what it shows, on purpose, where a problem is reported.
+    explicit_repr: bool = False
 
 
 class PositionClassifier:
@@ -226,6 +231,18 @@ class PositionClassifier:
             if isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
                 return False
             child, parent = parent, self._index.parent(parent)
+        return False
+
+    def in_repr_method(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node`` is in a ``__repr__`` method, which shows its object's fields as
+        Python spells them."""
+        parent = self._index.parent(node)
+        while parent is not None:
+            if isinstance(parent, cst.FunctionDef):
+                return parent.name.value == "__repr__"
+            if isinstance(parent, (cst.ClassDef, cst.Lambda)):
+                return False
+            parent = self._index.parent(parent)
         return False
 
     def in_assert_message(self, node: cst.BaseExpression) -> bool:
@@ -379,7 +396,7 @@ class PositionClassifier:
             return None
         conversion = part.conversion
         if conversion in ("r", "a"):
-            return _coercion(f"an f-string (`!{conversion}`)")
+            return _coercion(f"an f-string (`!{conversion}`)", explicit_repr=True)
         return _coercion("an f-string", self._wrap(position, kind))
 
     def _binary(
@@ -631,7 +648,7 @@ class PositionClassifier:
                 sink.callee == "builtins.str" and len(call.args) == 1 and call.args[0] is arg
             )
             fix = self._plan(call if whole_call else position, position, kind)
-        return _coercion(sink.label, fix)
+        return _coercion(sink.label, fix, explicit_repr=sink.callee in _REPRESENTATIONS)
 
     def _json_serialised(self, sink: Sink) -> Position | None:
         """``json.dumps`` of content: serialisation where the parts are JSON already, else a
@@ -911,8 +928,8 @@ def _erased(description: str) -> Position:
     return Position("erased", description)
 
 
-def _coercion(label: str, fix: FixPlan | None = None) -> Position:
-    return Position("coercion", f"is coerced to str by {label}", fix)
+def _coercion(label: str, fix: FixPlan | None = None, *, explicit_repr: bool = False) -> Position:
+    return Position("coercion", f"is coerced to str by {label}", fix, explicit_repr=explicit_repr)
 
 
 def _selected(sink: Sink, index: int | None) -> bool:
