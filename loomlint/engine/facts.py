@@ -441,8 +441,7 @@ class FactCollector:
             if block.is_unreachable:
                 # A branch mypy deems unreachable (``sys.version_info``, ``sys.platform``,
                 # ``TYPE_CHECKING`` tests): it checks nothing in it.
-                end = block.end_line if block.end_line is not None else block.line
-                self._skipped.append((block.line, end))
+                self._skipped.append(_lines_of(block))
             self._visit_statements(block.body, function)
 
     def _visit_function(self, o: FuncDef) -> None:
@@ -451,9 +450,9 @@ class FactCollector:
             # true``): mypy drops its functions' bodies unchecked (no function is empty in
             # source), unless it keeps every tree (``preserve_asts``, the oracle's fallback),
             # when it may check some: they are judged alike either way.
-            self._skipped.append((o.line, o.end_line if o.end_line is not None else o.line))
+            self._skipped.append(_lines_of(o))
         elif o.is_dynamic() and not self._check_untyped_defs:
-            self._unchecked.append((o.line, o.end_line if o.end_line is not None else o.line))
+            self._unchecked.append(_lines_of(o))
         self._visit_statements(o.body.body, o)
 
     def _note_return(self, o: ReturnStmt, function: FuncDef | None) -> None:
@@ -812,6 +811,11 @@ def _is_fstring_lowering(call: CallExpr) -> bool:
             and pieces.column == callee.expr.column
         )
     return False
+
+
+def _lines_of(node: Block | FuncDef) -> tuple[int, int]:
+    """The (inclusive) range of lines ``node`` spans."""
+    return node.line, node.end_line if node.end_line is not None else node.line
 
 
 def _blocks_of(o: Statement) -> list[Block]:

@@ -32,7 +32,12 @@ from loomlint.engine.evidence import (
     TEXT_TYPES,
     Evidence,
 )
-from loomlint.engine.guards import element_test, named_element_test, zero_comparison
+from loomlint.engine.guards import (
+    element_test,
+    named_element_test,
+    string_comparisons,
+    zero_comparison,
+)
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
@@ -1403,33 +1408,19 @@ class FlowAnalysis:
         """Whether ``test`` evaluating to ``truth`` says a setting makes messages hold lists of
         parts (``SpiModel.parts_when``): ``output_version == "v1"`` true, ``output_version ==
         "v0"`` false, ``metadata.get("output_version") in ("v1", ...)`` true."""
-        if not self._spi.parts_when or not (
-            isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-        ):
+        if not self._spi.parts_when:
             return False
-        target = test.comparisons[0]
-        operator = target.operator
-        if isinstance(operator, (cst.Equal, cst.NotEqual)):
-            pairs = ((test.left, target.comparator), (target.comparator, test.left))
-            found = [
-                (name, frozenset({value}))
-                for setting, literal in pairs
-                for name, value in [(_setting_name(setting), string_value(literal))]
-                if name is not None and value is not None
-            ]
-            holds = truth if isinstance(operator, cst.Equal) else not truth
-        elif isinstance(operator, (cst.In, cst.NotIn)):
-            name, values = _setting_name(test.left), _string_display(target.comparator)
-            found = [(name, values)] if name is not None and values is not None else []
-            holds = truth if isinstance(operator, cst.In) else not truth
-        else:
-            return False
-        return any(
-            name == setting.key
-            and (values <= set(setting.parts) if holds else set(setting.others) <= values)
-            for name, values in found
-            for setting in self._spi.parts_when
-        )
+        for read, values, negated in string_comparisons(test):
+            name = _setting_name(read)
+            # Where the test holds, the setting is one of the values; else none of them.
+            is_one_of = truth is not negated
+            if any(
+                name == setting.key
+                and (values <= set(setting.parts) if is_one_of else set(setting.others) <= values)
+                for setting in self._spi.parts_when
+            ):
+                return True
+        return False
 
     def _apply(self, fact: _Narrowing, env: Env) -> None:
         if fact.is_path:
@@ -1898,17 +1889,6 @@ def _setting_name(node: cst.BaseExpression) -> str | None:
     ):
         return string_value(node.args[0].value)
     return None
-
-
-def _string_display(node: cst.BaseExpression) -> frozenset[str] | None:
-    """The strings a tuple, list or set display holds, when it holds only strings."""
-    if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        return None
-    values = [
-        string_value(element.value) if isinstance(element, cst.Element) else None
-        for element in node.elements
-    ]
-    return frozenset(v for v in values if v is not None) if None not in values else None
 
 
 def _element_of(value: Value | None) -> Value | None:

@@ -389,21 +389,10 @@ class ElementGuards:
         """``p["type"] == "text"`` (or ``p.get("type")``, ``p.type``; ``!=``, ``in``,
         ``not in`` a display of strings), where an active SPI discriminates its text part by
         that key."""
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-            return None
-        comparison = test.comparisons[0]
-        operator = comparison.operator
-        sides = [(test.left, comparison.comparator)]
-        if isinstance(operator, (cst.Equal, cst.NotEqual)):
-            sides.append((comparison.comparator, test.left))
-        elif not isinstance(operator, (cst.In, cst.NotIn)):
-            return None
-        for read, tested in sides:
+        for read, values, negated in string_comparisons(test):
             key = _type_read(read, name)
             text_values = self._text_parts.type_values(key) if key is not None else None
-            values = _string_values(tested, display=isinstance(operator, (cst.In, cst.NotIn)))
-            if text_values is not None and values is not None:
-                negated = isinstance(operator, (cst.NotEqual, cst.NotIn))
+            if text_values is not None:
                 return _TypeTest(read, values, text_values, negated)
         return None
 
@@ -884,6 +873,32 @@ def _type_read(node: cst.BaseExpression, name: str) -> str | None:
     ):
         return string_value(node.args[0].value)
     return None
+
+
+def string_comparisons(
+    test: cst.BaseExpression,
+) -> list[tuple[cst.BaseExpression, frozenset[str], bool]]:
+    """The readings of a test that compares one expression with a string (``==``, ``!=``, the
+    string on either side) or with a display of strings (``in``, ``not in``): each the
+    expression compared, the strings, and whether the test holds where the expression is none
+    of them (``!=``, ``not in``). Empty for any other test."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return []
+    comparison = test.comparisons[0]
+    operator = comparison.operator
+    sides = [(test.left, comparison.comparator)]
+    if isinstance(operator, (cst.Equal, cst.NotEqual)):
+        sides.append((comparison.comparator, test.left))
+    elif not isinstance(operator, (cst.In, cst.NotIn)):
+        return []
+    display = isinstance(operator, (cst.In, cst.NotIn))
+    negated = isinstance(operator, (cst.NotEqual, cst.NotIn))
+    found: list[tuple[cst.BaseExpression, frozenset[str], bool]] = []
+    for read, tested in sides:
+        values = _string_values(tested, display=display)
+        if values is not None:
+            found.append((read, values, negated))
+    return found
 
 
 def _string_values(node: cst.BaseExpression, *, display: bool) -> frozenset[str] | None:

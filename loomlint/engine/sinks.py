@@ -10,7 +10,7 @@ Returning ``None`` means the position is sanctioned (or harmless).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,9 +47,9 @@ Misses = Literal["parts", "text"]
 
 _SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 _FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
-# A %-format whose every conversion is %s: wrapping its arguments in the accessor is safe.
 # The calls that ask for a value's representation, not its text.
 _REPRESENTATIONS = frozenset({"builtins.repr", "builtins.ascii"})
+# A %-format whose every conversion is %s: wrapping its arguments in the accessor is safe.
 _PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?([a-zA-Z%])")
 # Annotations that certainly do not preserve the union (syntactic fallback): one branch, or
 # no type at all.
@@ -217,9 +217,7 @@ class PositionClassifier:
         """Whether ``node`` is shown in a report of a problem: the exception a ``raise``
         builds, an ``assert``'s message, or the arguments of a warning or an error log
         (``diagnostic`` sinks). A part named there is a diagnostic about that part."""
-        child: cst.CSTNode = node
-        parent = self._index.parent(child)
-        while parent is not None:
+        for child, parent in self._within_statement(node):
             if isinstance(parent, cst.Raise):
                 return child is parent.exc or child is parent.cause
             if isinstance(parent, cst.Assert):
@@ -228,9 +226,6 @@ class PositionClassifier:
                 sink = self._sink_for(parent)
                 if sink is not None and sink.diagnostic:
                     return True
-            if isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
-                return False
-            child, parent = parent, self._index.parent(parent)
         return False
 
     def in_repr_method(self, node: cst.BaseExpression) -> bool:
@@ -248,15 +243,21 @@ class PositionClassifier:
     def in_assert_message(self, node: cst.BaseExpression) -> bool:
         """Whether ``node`` is in an ``assert``'s message (``assert ok, f"got {c}"``), which is
         built only when the assertion failed, to show what the value was."""
-        child: cst.CSTNode = node
+        return any(
+            isinstance(parent, cst.Assert) and child is parent.msg
+            for child, parent in self._within_statement(node)
+        )
+
+    def _within_statement(self, node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, cst.CSTNode]]:
+        """Each (child, parent) pair from ``node`` up to the statement (or lambda) holding it,
+        that one included."""
+        child = node
         parent = self._index.parent(child)
         while parent is not None:
-            if isinstance(parent, cst.Assert):
-                return child is parent.msg
+            yield child, parent
             if isinstance(parent, (cst.BaseStatement, cst.BaseSmallStatement, cst.Lambda)):
-                return False
+                return
             child, parent = parent, self._index.parent(parent)
-        return False
 
     # --- positions ------------------------------------------------------------------------------
 
