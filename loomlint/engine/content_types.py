@@ -113,6 +113,58 @@ def classify_shape(typ: Type | None) -> ContentKind:
     return ContentKind.TEXT if text else ContentKind.PARTS
 
 
+# How deep a type's arguments are followed for its classification key (``dict[str, list[X]]``
+# is three); a deeper type is keyed by its own object.
+_KEY_DEPTH = 4
+
+
+def classification_key(typ: Type) -> object:
+    """What ``classify`` and ``classify_shape`` read of a type, as a key: two types with equal
+    keys are classified alike.
+
+    mypy gives most expressions a type object of their own (every call's result, every
+    attribute read, every reference to a function), most of them a few shapes: ``list[str]``,
+    a callable. Keyed by shape, each is classified once per file. The key holds the ids of
+    the classes involved, which the build keeps alive (so no id is reused while a file's
+    facts are taken); a type too deep to key by shape is keyed by its own object."""
+    key = _shape_key(get_proper_type(typ), _KEY_DEPTH)
+    return id(typ) if key is None else key
+
+
+def _shape_key(proper: ProperType | None, depth: int) -> object | None:
+    if isinstance(proper, Instance):
+        if not proper.args:
+            return id(proper.type)
+        if depth == 0:
+            return None
+        args = [_shape_key(get_proper_type(arg), depth - 1) for arg in proper.args]
+        return None if None in args else (id(proper.type), *args)
+    if isinstance(proper, UnionType):
+        if depth == 0:
+            return None
+        items = [_shape_key(get_proper_type(item), depth - 1) for item in proper.items]
+        return None if None in items else ("|", *items)
+    if isinstance(proper, AnyType):
+        return "any"
+    if isinstance(proper, NoneType):
+        return "none"
+    if isinstance(proper, UninhabitedType):
+        return "never"
+    if isinstance(proper, LiteralType):
+        return ("literal", id(proper.fallback.type))
+    if isinstance(proper, TypedDictType):
+        return ("typeddict", id(proper.fallback.type))
+    if isinstance(proper, TupleType):
+        if depth == 0:
+            return None
+        items = [_shape_key(get_proper_type(item), depth - 1) for item in proper.items]
+        return None if None in items else ("tuple", id(proper.partial_fallback.type), *items)
+    if isinstance(proper, (CallableType, Overloaded, TypeType, TypeVarLikeType)):
+        # No class to read parts or text from: always "another value" (``_type_info``).
+        return "other"
+    return None
+
+
 def may_hold_dict_parts(typ: Type | None) -> bool:
     """Whether a collection's items could be parts of an SPI without part classes: a list whose
     items include something other than scalars (``list[dict]``, ``list[str | dict]``).

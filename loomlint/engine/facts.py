@@ -95,33 +95,18 @@ _LAST_LINE = 2**31 - 1
 
 def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) -> bool:
     """Whether mypy types any expression of the file as the content union (a quick scan)."""
-    seen: set[int] = set()
+    seen: set[object] = set()
     for expression in get_subexpressions(tree):
         typ = types.get(expression)
         if typ is None:
             continue
-        key = _classification_key(typ)
+        key = content_types.classification_key(typ)
         if key in seen:
             continue
         seen.add(key)
         if content_types.classify(typ, spi) is ContentKind.CONTENT:
             return True
     return False
-
-
-def _classification_key(typ: Type) -> int:
-    """What a type's classification (``content_types.classify``, ``classify_shape``) depends
-    on, as a key: an instance of a class without type arguments is classified by its class
-    alone; anything else by the type object itself.
-
-    mypy gives most expressions a type object of their own (every call's result, every
-    attribute read), many of them instances of a few classes, which are then classified once.
-    Ids are of objects the build keeps alive (its classes, the type map's types), so none is
-    reused while a file's facts are taken."""
-    proper = get_proper_type(typ)
-    if isinstance(proper, Instance) and not proper.args:
-        return id(proper.type)
-    return id(typ)
 
 
 @dataclass(slots=True)
@@ -159,8 +144,9 @@ class FactCollector:
         self._skipped: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
-        self._kind_of_type: dict[int, ContentKind] = {}
-        self._shape_of_type: dict[int, ContentKind] = {}
+        self._kind_of_type: dict[object, ContentKind] = {}
+        self._shape_of_type: dict[object, ContentKind] = {}
+        self._type_keys: dict[int, object] = {}
         self._field_origins: set[int] = set()
         self._any_reads: set[int] = set()
         self._receiver_attributes: dict[int, tuple[str, ...]] = {}
@@ -303,7 +289,7 @@ class FactCollector:
             if typ is None:
                 kind = ContentKind.OTHER
             else:
-                key = _classification_key(typ)
+                key = self._classification_key(typ)
                 kind = self._kind_of_type.get(key)
                 if kind is None:
                     kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
@@ -315,12 +301,19 @@ class FactCollector:
         shape = self._shapes.get(node_id)
         if shape is None:
             typ = self._types.get(node)
-            key = id(None) if typ is None else _classification_key(typ)
+            key = id(None) if typ is None else self._classification_key(typ)
             shape = self._shape_of_type.get(key)
             if shape is None:
                 shape = self._shape_of_type[key] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
+
+    def _classification_key(self, typ: Type) -> object:
+        # Both verdicts of a type (``_kind``, ``_shape``) are asked for: its key is made once.
+        key = self._type_keys.get(id(typ))
+        if key is None:
+            key = self._type_keys[id(typ)] = content_types.classification_key(typ)
+        return key
 
     def _is_union(self, node: Expression) -> bool:
         """The value is the content union by shape: str together with a collection."""

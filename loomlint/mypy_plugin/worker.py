@@ -105,6 +105,7 @@ class _WorkerTimings:
     # with that preparation until it ends).
     asked_while_preparing: int = 0
     bookkept: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    compiled: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,6 +494,10 @@ class _Worker:
         self._kept: dict[str, tuple[str, FileResult]] = {}
         self._record: BuildRecord | None = None
         self._record_stamps: dict[str, FileStamp] | None = None
+        # The build's files that name no content, to compile while the worker has nothing
+        # else to do, and the digests of those that compiled (``_compile``).
+        self._to_compile: collections.deque[str] = collections.deque()
+        self._compilable: set[str] = set()
         self._result_cache: ResultCache | None = None
         self._plugin_timings: PluginTimings | None = None
         self._timings = _WorkerTimings()
@@ -562,22 +567,29 @@ class _Worker:
                         self._keyed
                         or self._to_screen
                         or (self._to_prepare and self._held_bytes < _HELD_BYTES)
+                        or self._to_compile
                     )
                 ):
                     self._lock.wait()
                 bookkeeping = bool(self._keyed)
-                path = known = None
+                path = known = compiling = None
                 if not bookkeeping:
-                    waiting = self._to_screen or self._to_prepare
-                    path = self._first(waiting)
-                    waiting.discard(path)
-                    known = self._files[path]
-                    if known.screen is not None:
-                        self._preparing = path
+                    if self._to_screen or (self._to_prepare and self._held_bytes < _HELD_BYTES):
+                        waiting = self._to_screen or self._to_prepare
+                        path = self._first(waiting)
+                        waiting.discard(path)
+                        known = self._files[path]
+                        if known.screen is not None:
+                            self._preparing = path
+                    else:  # the least urgent: only ``loomlint check`` after mypy gains by it
+                        compiling = self._to_compile.popleft()
             started = time.thread_time()
             if bookkeeping:
                 self._bookkeep()
                 spent = self._timings.bookkept
+            elif compiling is not None:
+                self._compile(compiling)
+                spent = self._timings.compiled
             elif path is not None and known is not None:
                 if known.screen is None:
                     self._screen(path, known)
@@ -690,6 +702,8 @@ class _Worker:
             # end of the run has only the record to write: a file changed since is found
             # changed, whichever bytes mypy read.
             self._record_stamps = stat_files(record.read)
+            with self._lock:
+                self._to_compile.extend(record.targets)
             return
         path = message[1]
         assert isinstance(path, str)
@@ -703,6 +717,27 @@ class _Worker:
             kept = self._kept.pop(path, None)
             if kept is not None:
                 self._cache().put(path, kept[0], kept[1], key)
+
+    def _compile(self, path: str) -> None:
+        """Compile one of the build's files, if it names no content: ``loomlint check`` right
+        after mypy compiles each such file to report a syntax error (LML901), unless the
+        result cache says that these bytes compiled (``ResultCache.compilable``). Done here
+        while mypy runs, that check has nothing left to compile. The file is read from disk:
+        if it changed since mypy read it, its new bytes are what the check will find."""
+        from loomlint.engine.compilecheck import compiles
+        from loomlint.engine.prescreen import may_hold_content
+        from loomlint.run.cache import source_digest
+
+        settings = self._settings
+        assert settings is not None
+        try:
+            with open(path, "rb") as file:
+                source = file.read()
+        except OSError:
+            return
+        if not may_hold_content(source, settings) and compiles(source):
+            with self._lock:
+                self._compilable.add(source_digest(source))
 
     def _cache(self) -> ResultCache:
         if self._result_cache is None:
@@ -726,6 +761,11 @@ class _Worker:
             self._keep_the_books(message)
         for path, (digest, result) in self._kept.items():
             self._cache().put(path, digest, result, None)
+        with self._lock:  # the working thread may be compiling one more
+            compilable = set(self._compilable)
+        if compilable:
+            cache = self._cache()
+            cache.record_compilable(cache.compilable() | compilable)
         record, stamps = self._record, self._record_stamps
         if record is None or stamps is None:
             return
@@ -797,7 +837,8 @@ class _Worker:
             f"{mine.judged[0]:.0f} in {mine.judged[1]:.2f} s ({mine.prepared_when_judged} "
             f"prepared before they were asked for, {mine.followed_again} of them followed "
             f"again, {mine.asked_while_preparing} asked while another was being prepared), "
-            f"result cache {mine.bookkept[1]:.2f} s; "
+            f"result cache {mine.bookkept[1]:.2f} s, the build's files that name no content "
+            f"compiled in {mine.compiled[1]:.2f} s ({mine.compiled[0]:.0f} files read); "
             f"ended {ending_seconds:.3f} s after mypy's process"
         )
         for line in lines:

@@ -141,6 +141,8 @@ class _Run:
         # Digests of the files CPython compiles: known from earlier runs, and found in this one.
         self._known_compilable = self._cache.compilable() if self._cache is not None else set[str]()
         self._compilable: set[str] = set()
+        # Files CPython compiled in this run (those the result cache did not know to compile).
+        self._compiled = 0
         # Why mypy could not run at all, when it could not.
         self._mypy_unavailable: str | None = None
         self._fact_seconds = 0.0
@@ -173,7 +175,10 @@ class _Run:
                 self._tick()
             else:
                 relevant.append(path)
-        self._mark(f"read and screened {len(paths)} files by text: {len(relevant)} to parse")
+        self._mark(
+            f"read and screened {len(paths)} files by text: {len(relevant)} to parse, "
+            f"{self._compiled} compiled"
+        )
         cached = {path: self._cached(path, digests[path]) for path in relevant}
         pool = AnalysisPool(
             self._settings,
@@ -429,6 +434,7 @@ class _Run:
         digest = source_digest(source)
         if digest in self._known_compilable or digest in self._compilable:
             return True
+        self._compiled += 1
         if compiles(source):
             self._compilable.add(digest)
             return True
