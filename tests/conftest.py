@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import compileall
 import gc
 import os
 from collections.abc import Iterator
@@ -9,6 +10,18 @@ import pytest
 from mypy_caches import SDKS, MypyCaches, mypy_table
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile loomlint's bytecode once, before the suite starts its processes (real mypy with
+    the plugin and its worker, ``loomlint check``, the analysis pool, the daemon, the server).
+
+    An installed loomlint has its bytecode; this editable checkout has it only once an import
+    writes it, which ``PYTHONDONTWRITEBYTECODE`` (set on the machines this suite was written
+    on) prevents: every process would compile loomlint's source again. Only the controller
+    compiles (pytest-xdist's workers start after it)."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(REPO / "loomlint", quiet=1)
 
 
 @pytest.fixture(scope="session")
