@@ -704,6 +704,7 @@ def _venv(codebase: Codebase) -> Path:
             _pip(python, "install", "--quiet", "--no-deps", *codebase.without_deps)
         installed.write_text("ok\n")
     _measure_this_checkout(python)
+    _byte_compile(python)
     return python
 
 
@@ -721,7 +722,6 @@ def _measure_this_checkout(python: Path) -> None:
         venv_name = python.parent.parent.name
         print(f"{venv_name}: its loomlint was {found or 'missing'}; installing this checkout")
         _pip(python, "install", "--quiet", "--no-deps", "-e", str(REPO))
-    _byte_compile(python)
 
 
 def _byte_compile(python: Path) -> None:

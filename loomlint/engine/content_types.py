@@ -12,7 +12,7 @@ Every question about a *type* is answered here, from the active ``SpiModel``:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import Decorator, FuncBase, OverloadedFuncDef, TypeInfo, Var
@@ -135,15 +135,11 @@ def _shape_key(proper: ProperType | None, depth: int) -> object | None:
     if isinstance(proper, Instance):
         if not proper.args:
             return id(proper.type)
-        if depth == 0:
-            return None
-        args = [_shape_key(get_proper_type(arg), depth - 1) for arg in proper.args]
-        return None if None in args else (id(proper.type), *args)
+        args = _shape_keys(proper.args, depth)
+        return None if args is None else (id(proper.type), *args)
     if isinstance(proper, UnionType):
-        if depth == 0:
-            return None
-        items = [_shape_key(get_proper_type(item), depth - 1) for item in proper.items]
-        return None if None in items else ("|", *items)
+        items = _shape_keys(proper.items, depth)
+        return None if items is None else ("|", *items)
     if isinstance(proper, AnyType):
         return "any"
     if isinstance(proper, NoneType):
@@ -155,14 +151,20 @@ def _shape_key(proper: ProperType | None, depth: int) -> object | None:
     if isinstance(proper, TypedDictType):
         return ("typeddict", id(proper.fallback.type))
     if isinstance(proper, TupleType):
-        if depth == 0:
-            return None
-        items = [_shape_key(get_proper_type(item), depth - 1) for item in proper.items]
-        return None if None in items else ("tuple", id(proper.partial_fallback.type), *items)
+        items = _shape_keys(proper.items, depth)
+        return None if items is None else ("tuple", id(proper.partial_fallback.type), *items)
     if isinstance(proper, (CallableType, Overloaded, TypeType, TypeVarLikeType)):
         # No class to read parts or text from: always "another value" (``_type_info``).
         return "other"
     return None
+
+
+def _shape_keys(types: Sequence[Type], depth: int) -> tuple[object, ...] | None:
+    """The keys of a type's arguments or members, one level down; None when one has none."""
+    if depth == 0:
+        return None
+    keys = tuple(_shape_key(get_proper_type(typ), depth - 1) for typ in types)
+    return None if None in keys else keys
 
 
 def may_hold_dict_parts(typ: Type | None) -> bool:

@@ -563,18 +563,13 @@ class _Worker:
                 while (
                     self._asked
                     or self._answering
-                    or not (
-                        self._keyed
-                        or self._to_screen
-                        or (self._to_prepare and self._held_bytes < _HELD_BYTES)
-                        or self._to_compile
-                    )
+                    or not (self._keyed or self._has_files_to_analyse() or self._to_compile)
                 ):
                     self._lock.wait()
                 bookkeeping = bool(self._keyed)
                 path = known = compiling = None
                 if not bookkeeping:
-                    if self._to_screen or (self._to_prepare and self._held_bytes < _HELD_BYTES):
+                    if self._has_files_to_analyse():
                         waiting = self._to_screen or self._to_prepare
                         path = self._first(waiting)
                         waiting.discard(path)
@@ -626,6 +621,11 @@ class _Worker:
                     self._lock.notify_all()
             self._timings.judged[0] += 1
             self._timings.judged[1] += time.thread_time() - started
+
+    def _has_files_to_analyse(self) -> bool:
+        """(Under the lock.) A file to screen, or to prepare while the prepared ones held are
+        under their budget."""
+        return bool(self._to_screen or (self._to_prepare and self._held_bytes < _HELD_BYTES))
 
     def _first(self, paths: set[str]) -> str:
         """The path mypy checks first (then the first offered)."""
