@@ -46,6 +46,21 @@ PART_COLLECTION_TYPES = frozenset(
 BRANCH_ATTRIBUTES = frozenset(dir(str)) | frozenset(dir(list))
 _CAST = frozenset({"typing.cast", "typing_extensions.cast"})
 _MAPPINGS = frozenset({"builtins.dict", "collections.OrderedDict", "collections.defaultdict"})
+# Classes whose instances may hold any key: what they say of a ``.content`` attribute says
+# nothing of ``d["content"]``, which may be a message dict's.
+_ANY_KEY = _MAPPINGS | frozenset(
+    {
+        "builtins.object",
+        "typing.Any",
+        "typing.Dict",
+        "typing.DefaultDict",
+        "typing.OrderedDict",
+        "typing.Mapping",
+        "typing.MutableMapping",
+        "collections.abc.Mapping",
+        "collections.abc.MutableMapping",
+    }
+)
 _PROPERTIES = frozenset({"property", "functools.cached_property", "cached_property"})
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 # Local classes deriving from local classes: how far their bases are followed.
@@ -103,7 +118,7 @@ class Evidence:
         self._own_class_kinds: dict[tuple[cst.ClassDef, int], ContentKind | None] = {}
         self._field_annotations: dict[cst.ClassDef, cst.BaseExpression | None] = {}
         self._annotation_kinds: dict[cst.BaseExpression, ContentKind | None] = {}
-        self._member_kinds: dict[cst.BaseExpression, tuple[tuple[str, ContentKind], ...]] = {}
+        self._member_kinds: dict[cst.BaseExpression, tuple[tuple[str, ContentKind, bool], ...]] = {}
         self._self_fields: dict[cst.ClassDef, list[tuple[str, cst.BaseExpression]]] = {}
 
     @property
@@ -411,22 +426,36 @@ class Evidence:
         self._annotation_kinds[annotation] = kind
         return kind
 
-    def member_kinds(self, annotation: cst.BaseExpression) -> tuple[tuple[str, ContentKind], ...]:
-        """What is known below a value so annotated, as path suffixes and the content field's
-        kind there: ``list[Note]`` -> ``[*]``; a class of the project (``state: State``, a
-        ``TypedDict`` or a model) -> each field whose class is known, ``['notes'][*]`` and
-        ``.notes[*]`` for ``notes: list[Note]``."""
+    def holds_any_key(self, annotation: cst.BaseExpression) -> bool:
+        """Whether an annotation names a class whose instances may hold any key (``dict``,
+        ``Mapping``, ``Any``): its ``"content"`` key may be a message's, whatever the class says
+        of a ``.content`` attribute."""
+        return any(self.is_any_key_class(parse_name(n)) for n in annotation_names(annotation))
+
+    def is_any_key_class(self, cls: cst.BaseExpression) -> bool:
+        return self._index.names.qualified(cls) in _ANY_KEY
+
+    def member_kinds(
+        self, annotation: cst.BaseExpression
+    ) -> tuple[tuple[str, ContentKind, bool], ...]:
+        """What is known below a value so annotated, as path suffixes, the content field's
+        kind there, and whether that kind holds for the ``"content"`` key too (no class there
+        may hold any key, ``holds_any_key``): ``list[Note]`` -> ``[*]``; a class of the project
+        (``state: State``, a ``TypedDict`` or a model) -> each field whose class is known,
+        ``['notes'][*]`` and ``.notes[*]`` for ``notes: list[Note]``."""
         known = self._member_kinds.get(annotation)
         if known is None:
             known = self._member_kinds[annotation] = tuple(self._found_member_kinds(annotation))
         return known
 
-    def _found_member_kinds(self, annotation: cst.BaseExpression) -> list[tuple[str, ContentKind]]:
-        found: list[tuple[str, ContentKind]] = []
+    def _found_member_kinds(
+        self, annotation: cst.BaseExpression
+    ) -> list[tuple[str, ContentKind, bool]]:
+        found: list[tuple[str, ContentKind, bool]] = []
         element = self.element_annotation(annotation)
         kind = self.annotation_kind(element) if element is not None else None
-        if kind is not None:
-            found.append(("[*]", kind))
+        if kind is not None and element is not None:
+            found.append(("[*]", kind, not self.holds_any_key(element)))
         owner = self._class_named(annotation)
         if owner is None:
             return found
@@ -437,9 +466,9 @@ class Evidence:
             item = module.annotation_kind(element) if element is not None else None
             for prefix in (f"[{member!r}]", f".{member}"):
                 if kind is not None:
-                    found.append((prefix, kind))
-                if item is not None:
-                    found.append((prefix + "[*]", item))
+                    found.append((prefix, kind, not module.holds_any_key(declared)))
+                if item is not None and element is not None:
+                    found.append((prefix + "[*]", item, not module.holds_any_key(element)))
         return found
 
     def _class_named(self, annotation: cst.BaseExpression) -> tuple[Evidence, cst.ClassDef] | None:

@@ -33,6 +33,7 @@ from loomlint.engine.evidence import (
     Evidence,
 )
 from loomlint.engine.guards import (
+    any_element_test,
     element_test,
     named_element_test,
     string_comparisons,
@@ -675,7 +676,7 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 env.bind(node.target.value, None)
             else:
-                self._forget_target(node.target, env)
+                self._forget_extended_target(node, env)
             return env
         if isinstance(node, (cst.Return, cst.Raise)):
             for child in _expression_children(node):
@@ -857,6 +858,7 @@ class FlowAnalysis:
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
                 self._copy_sets_content(env, target.value, value_node)
+                self._construction_sets_content(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -885,6 +887,23 @@ class FlowAnalysis:
         read = self.content_read(target) if value_node is not None else None
         if read is not None and read[1] is not None and value_node is not None:
             self._narrow_assigned(env, read[1], value_node, value)
+
+    def _forget_extended_target(self, node: cst.AugAssign, env: Env) -> None:
+        """``m.content += "!"`` where ``m.content`` is known text: a string extended is a
+        string, as a list extended is a list (or the statement raises). The field keeps its
+        branch, as mypy's narrowing keeps it; what was known of its emptiness or its items is
+        forgotten. Other operators forget the branch too."""
+        path = self._path_of(node.target)
+        kind = env.paths.get(path) if path is not None else None
+        basis = env.basis_of(path) if path is not None and kind is not None else None
+        self._forget_target(node.target, env)
+        if (
+            path is not None
+            and basis is not None
+            and isinstance(node.operator, cst.AddAssign)
+            and kind in (ContentKind.TEXT, ContentKind.PARTS)
+        ):
+            env.narrow_path(path, kind, basis)
 
     def _forget_target(self, target: cst.BaseExpression, env: Env) -> None:
         path = self._path_of(target)
@@ -937,6 +956,53 @@ class FlowAnalysis:
                 kind = _display_kind(value, self._index)
             if kind is not None:
                 env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
+
+    def _construction_sets_content(
+        self, env: Env, name: str, value_node: cst.BaseExpression
+    ) -> None:
+        """``m = AIMessage(content=f"...")``: a message made here holds the branch of the
+        content it was given (a display, ``str()``/``list()``, a narrowed value) until the field
+        is assigned again. mypy types the field by its declaration, the union
+        (``Basis.CARRIED``). Only a class known to store what it is given counts
+        (``_stores_content_given``); content given by position is not followed."""
+        if not isinstance(value_node, cst.Call):
+            return
+        classes = self._evidence.instance_classes(value_node)
+        if not classes or not all(self._stores_content_given(c) for c in classes):
+            return
+        fields = self._spi.content_fields
+        for arg in value_node.args:
+            if arg.star or arg.keyword is None or arg.keyword.value not in fields:
+                continue
+            known = self.values.get(arg.value)
+            if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
+                kind: ContentKind | None = known.kind
+            else:
+                kind = _display_kind(arg.value, self._index)
+            if kind is not None:
+                env.narrow_path(f"{name}.{arg.keyword.value}", kind, Basis.CARRIED)
+
+    def _stores_content_given(self, cls: cst.BaseExpression) -> bool:
+        """Whether constructing ``cls`` stores the content it is given, as it is: an SPI's
+        message class, or a class of this module declaring a content-like field with no
+        constructor or validator of its own (a dataclass, a model, a ``TypedDict``). One of
+        another module, or with an ``__init__`` of its own, may store something else."""
+        kind = self._evidence.class_kind(cls)
+        if kind is ContentKind.CONTENT:
+            return True
+        local = self._index.names.local_class(cls)
+        return (
+            kind is None
+            and local is not None
+            and not any(
+                isinstance(statement, cst.FunctionDef)
+                and (
+                    statement.name.value in _CONSTRUCTING_METHODS
+                    or any("validator" in _decorator_name(d) for d in statement.decorators)
+                )
+                for statement in suite_body(local.body)
+            )
+        )
 
     def _set_by_copy(self, node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
         """The content fields a copy sets, and their values: ``m.model_copy(update={"content":
@@ -1520,7 +1586,7 @@ class FlowAnalysis:
         dict is, so ``content`` is a list past it (``guards.element_test``); ``isinstance(c[0],
         str)`` false says the same. mypy narrows no container by a test of its element: the
         branch stands with types too (``Basis.CARRIED``)."""
-        found = element_test(self._index, test)
+        found = element_test(self._index, test) or any_element_test(self._index, test)
         if found is None:
             container = self._named_element_tests.get(test)
             # A test the guards took for one that no character passes (its classes exclude
@@ -1612,13 +1678,22 @@ class FlowAnalysis:
         """``response: Message``: what the annotated class says ``response.content`` holds."""
         kind = self._evidence.annotation_kind(annotation)
         if kind is not None:
-            for field in self._spi.content_fields:
-                env.know(f"{name}.{field}", kind)
+            keyed = not self._evidence.holds_any_key(annotation)
+            for path in self._field_paths(name, keyed=keyed):
+                env.know(path, kind)
         # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
         # of the project (``state: State``), what its fields' classes say.
-        for suffix, member_kind in self._evidence.member_kinds(annotation):
-            for field in self._spi.content_fields:
-                env.know(f"{name}{suffix}.{field}", member_kind)
+        for suffix, member_kind, keyed in self._evidence.member_kinds(annotation):
+            for path in self._field_paths(f"{name}{suffix}", keyed=keyed):
+                env.know(path, member_kind)
+
+    def _field_paths(self, receiver: str, *, keyed: bool) -> list[str]:
+        """The paths of ``receiver``'s content fields, read as an attribute (a model's
+        ``m.content``) and, where ``keyed``, as a key (a ``TypedDict``'s ``m["content"]``; not
+        a ``dict``'s, whose keys its class says nothing of)."""
+        fields = sorted(self._spi.content_fields)
+        attributes = [f"{receiver}.{field}" for field in fields]
+        return attributes + [f"{receiver}[{field!r}]" for field in fields] if keyed else attributes
 
     def _bind_elements(
         self, target: cst.BaseExpression, iterated: cst.BaseExpression, env: Env
@@ -1646,17 +1721,16 @@ class FlowAnalysis:
         source = path_key(iterated)
         if source is None:
             return
-        for content_field in self._spi.content_fields:
-            items = f"{source}[*].{content_field}"
+        for items, element in zip(
+            self._field_paths(f"{source}[*]", keyed=True),
+            self._field_paths(target.value, keyed=True),
+            strict=True,
+        ):
             kind = env.paths.get(items)
             if items in env.known:
-                env.know(
-                    f"{target.value}.{content_field}",
-                    kind or ContentKind.CONTENT,
-                    env.basis_of(items),
-                )
+                env.know(element, kind or ContentKind.CONTENT, env.basis_of(items))
             elif kind is not None:
-                env.narrow_path(f"{target.value}.{content_field}", kind, env.basis_of(items))
+                env.narrow_path(element, kind, env.basis_of(items))
 
     def _bind_read_shapes(
         self, env: Env, name: str, node: cst.BaseExpression, *, element: bool
@@ -1717,8 +1791,9 @@ class FlowAnalysis:
         """``w = app.query_one("#id", Static)``: what ``w``'s class says ``w.content`` holds."""
         kind = self._evidence.kind_of_classes(classes) if classes else None
         if kind is not None:
-            for field in self._spi.content_fields:
-                env.know(f"{name}.{field}", kind)
+            keyed = not any(self._evidence.is_any_key_class(c) for c in classes)
+            for path in self._field_paths(name, keyed=keyed):
+                env.know(path, kind)
 
     def _isinstance_narrowing(self, classes: cst.BaseExpression, truth: bool) -> ContentKind | None:
         """What ``isinstance(content, classes)`` being ``truth`` says: content is str or list.
@@ -1803,6 +1878,18 @@ _COPY_FUNCTIONS = frozenset(
 # Displays and constructors of one branch: assigned to a content field, they narrow it.
 _TEXT_CONSTRUCTORS = frozenset({"builtins.str"})
 _PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
+
+
+# Methods by which a class may store something else than the content it is given.
+_CONSTRUCTING_METHODS = frozenset({"__init__", "__post_init__", "__new__", "model_post_init"})
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    """``field_validator`` of ``@field_validator("content")``, ``validator`` of ``@validator``."""
+    node = decorator.decorator
+    if isinstance(node, cst.Call):
+        node = node.func
+    return dotted_name(node) or ""
 
 
 def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind | None:

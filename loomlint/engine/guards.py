@@ -493,6 +493,44 @@ def element_test(
     return (subject.value, characters) if characters is not None else None
 
 
+def any_element_test(
+    index: ModuleIndex, test: cst.BaseExpression
+) -> tuple[cst.BaseExpression, CharacterClasses] | None:
+    """``any(isinstance(b, dict) for b in content)``: the iterated value (``content``) and
+    what the classes do with a character, as ``element_test`` gives them. Where it holds, one
+    item is an instance of the classes; a string's items are characters, so where no string is
+    one, the value is a list. Where it fails nothing follows (``""`` has no items either), so
+    the classes are given as admitting no character."""
+    if not (
+        isinstance(test, cst.Call)
+        and len(test.args) == 1
+        and test.args[0].keyword is None
+        and not test.args[0].star
+        and index.names.qualified(test.func) == "builtins.any"
+    ):
+        return None
+    generator = test.args[0].value
+    if not isinstance(generator, (cst.GeneratorExp, cst.ListComp)):
+        return None
+    clause = generator.for_in
+    if clause.inner_for_in is not None or not isinstance(clause.target, cst.Name):
+        return None
+    element = generator.elt
+    if not (
+        isinstance(element, cst.Call)
+        and len(element.args) == 2
+        and not any(arg.keyword is not None or arg.star for arg in element.args)
+        and index.names.qualified(element.func) == "builtins.isinstance"
+        and isinstance(element.args[0].value, cst.Name)
+        and element.args[0].value.value == clause.target.value
+    ):
+        return None
+    characters = character_classes(index, element.args[1].value)
+    if characters is None:
+        return None
+    return clause.iter, CharacterClasses(excluded=characters.excluded, admitted=False)
+
+
 def tells_element_from_character(index: ModuleIndex, subscript: cst.Subscript) -> bool:
     """Whether ``subscript`` (``content[0]``) is what an ``isinstance`` test asks of, with
     classes no string is an instance of: for a text message the item is a character and the
