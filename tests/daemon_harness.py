@@ -65,7 +65,8 @@ class Daemon:
 
 
 def wait_gone(pid: int) -> None:
-    """Wait until the (detached) process ``pid`` has ended; fail if it has not within 10 s."""
+    """Wait until the process ``pid``, no child of this one, has ended; fail if it has not
+    within 10 s."""
     deadline = time.monotonic() + 10
     while not _ended(pid):
         assert time.monotonic() < deadline, f"process {pid} still runs 10 s on"
@@ -73,14 +74,16 @@ def wait_gone(pid: int) -> None:
 
 
 def _ended(pid: int) -> bool:
-    """Whether ``pid`` has exited. An ended process stays a zombie until its parent reaps it:
-    `start` detached the daemon, but a subreaper (``.ci/cputime.py``, a container's init)
-    may be that parent and reap it only later, so a zombie has ended too."""
+    """Whether ``pid`` has exited. An ended process stays a zombie until its parent reaps it,
+    and that parent may reap it only later: a subreaper (``.ci/cputime.py``, a container's
+    init) for a detached daemon, Neovim for the server it started. A zombie has ended."""
     try:
         os.kill(pid, 0)
-        stat = Path(f"/proc/{pid}/stat").read_text()
     except ProcessLookupError:
         return True
-    except OSError:  # no /proc (not Linux), or it ended in between
-        return not Path(f"/proc/{pid}").exists() and Path("/proc/self").exists()
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        # Reaped since, or no /proc (not Linux), where a pid that answers is all there is.
+        return Path("/proc/self").exists()
     return stat[stat.rindex(")") + 2 :].split()[0] in ("Z", "X")

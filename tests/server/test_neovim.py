@@ -9,10 +9,10 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from daemon_harness import wait_gone
 from lsp_harness import TYPED_APP, TYPED_SUMMARY
 
 pytestmark = [
@@ -124,10 +124,7 @@ def test_the_neovim_snippet_attaches_from_any_folder_and_shows_typed_findings(
     assert (name, root) == ("loomlint", str(tmp_path / "project"))
     assert found["messages"] == ""
     # The server ended with Neovim (shutdown, exit), not left behind.
-    deadline = time.monotonic() + 10
-    while _running(pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _running(pid)
+    wait_gone(pid)
 
 
 def test_without_a_venv_the_neovim_snippet_says_why_nothing_attaches(tmp_path: Path) -> None:
@@ -141,13 +138,3 @@ def test_without_a_venv_the_neovim_snippet_says_why_nothing_attaches(tmp_path: P
     assert found["messages"] == (
         f"\nloomlint: no {root}/.venv/bin/loomlint; install loomlint in the project's .venv"
     )
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is gone for our purpose: Neovim, its parent, has ended.
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
