@@ -468,6 +468,21 @@ def _excludes_strings(index: ModuleIndex, cls: cst.BaseExpression) -> bool:
     return not qualified.startswith(_PROTOCOL_MODULES)
 
 
+def _isinstance_arguments(
+    index: ModuleIndex, test: cst.BaseExpression
+) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """``isinstance(subject, classes)`` with two positional arguments: its subject and its
+    classes, else None."""
+    if (
+        isinstance(test, cst.Call)
+        and len(test.args) == 2
+        and not any(arg.keyword is not None or arg.star for arg in test.args)
+        and index.names.qualified(test.func) == "builtins.isinstance"
+    ):
+        return test.args[0].value, test.args[1].value
+    return None
+
+
 def element_test(
     index: ModuleIndex, test: cst.BaseExpression
 ) -> tuple[cst.BaseExpression, CharacterClasses] | None:
@@ -476,20 +491,16 @@ def element_test(
     so a test whose classes exclude strings tells a list's element from a string's character:
     the value is a list where it passes. Any single index counts (``[0]``, ``[-1]``, ``[i]``);
     a string key or a slice does not."""
-    if not (
-        isinstance(test, cst.Call)
-        and len(test.args) == 2
-        and not any(arg.keyword is not None or arg.star for arg in test.args)
-        and index.names.qualified(test.func) == "builtins.isinstance"
-    ):
+    arguments = _isinstance_arguments(index, test)
+    if arguments is None:
         return None
-    subject = test.args[0].value
+    subject, classes = arguments
     if not isinstance(subject, cst.Subscript):
         return None
     item = single_index(subject)
     if item is None or string_value(item) is not None:
         return None
-    characters = character_classes(index, test.args[1].value)
+    characters = character_classes(index, classes)
     return (subject.value, characters) if characters is not None else None
 
 
@@ -515,17 +526,10 @@ def any_element_test(
     clause = generator.for_in
     if clause.inner_for_in is not None or not isinstance(clause.target, cst.Name):
         return None
-    element = generator.elt
-    if not (
-        isinstance(element, cst.Call)
-        and len(element.args) == 2
-        and not any(arg.keyword is not None or arg.star for arg in element.args)
-        and index.names.qualified(element.func) == "builtins.isinstance"
-        and isinstance(element.args[0].value, cst.Name)
-        and element.args[0].value.value == clause.target.value
-    ):
+    arguments = _isinstance_arguments(index, generator.elt)
+    if arguments is None or not _is_name(arguments[0], clause.target.value):
         return None
-    characters = character_classes(index, element.args[1].value)
+    characters = character_classes(index, arguments[1])
     if characters is None:
         return None
     return clause.iter, CharacterClasses(excluded=characters.excluded, admitted=False)
@@ -746,13 +750,9 @@ def _excluding_test(
     """``isinstance(name, C)`` (``negated``: never) or ``type(name) is C`` / ``== C``
     (``negated``: ``is not`` / ``!=``), where no character passes: the test, else None."""
     if not negated and isinstance(test, cst.Call):
-        if (
-            len(test.args) == 2
-            and not any(arg.keyword is not None or arg.star for arg in test.args)
-            and index.names.qualified(test.func) == "builtins.isinstance"
-            and _is_name(test.args[0].value, name)
-        ):
-            characters = character_classes(index, test.args[1].value)
+        arguments = _isinstance_arguments(index, test)
+        if arguments is not None and _is_name(arguments[0], name):
+            characters = character_classes(index, arguments[1])
             return test if characters is not None and characters.excluded else None
         return None
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
