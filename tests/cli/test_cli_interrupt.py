@@ -107,14 +107,19 @@ def test_a_signal_during_the_mypy_build_exits_with_its_code_and_one_line(
     assert findings(stdout) == [("app.py", 5, 16, "LML003")]
 
 
+# Files of some 23 KiB each: twelve are enough for worker processes to analyse them.
+FILES = 12
+
+
 def test_ctrl_c_while_workers_analyse_leaves_a_valid_cache(tmp_path: Path) -> None:
-    # Enough source (over 256 KiB) that worker processes analyse it, and the result cache
-    # fills while the run goes on.
+    # Enough source (over 256 KiB, loomlint's threshold) that worker processes analyse it, and
+    # the result cache fills while the run goes on.
     body = APP + "".join(
         f"\n\ndef g{i}(m: LlmMessage) -> str:\n    return f'{{m.content}}'\n" for i in range(400)
     )
-    for number in range(24):
+    for number in range(FILES):
         (tmp_path / f"mod{number:02}.py").write_text(body, encoding="utf-8")
+    assert FILES * len(body) > 256 * 1024
     entries = tmp_path / ".loomlint_cache" / "results-v4"
     process = start(tmp_path, "--no-types", "--format", "json")
     wait_for(lambda: entries.is_dir() and any(entries.glob("*.json")), process)
@@ -122,13 +127,13 @@ def test_ctrl_c_while_workers_analyse_leaves_a_valid_cache(tmp_path: Path) -> No
     for entry in entries.glob("*.json"):
         _seal, body = entry.read_text(encoding="utf-8").split("\n", 1)
         json.loads(body)  # every entry written is whole
-    assert len(list(entries.glob("*.json"))) < 24, "the run finished before the signal"
+    assert len(list(entries.glob("*.json"))) < FILES, "the run finished before the signal"
     cached = start(tmp_path, "--no-types", "--format", "json")
     fresh = start(tmp_path, "--no-types", "--format", "json", "--no-cache")
     cached_out, _ = cached.communicate(timeout=300)
     fresh_out, _ = fresh.communicate(timeout=300)
     assert (cached.returncode, fresh.returncode) == (1, 1)
-    assert len(json.loads(cached_out)) == 24 * 401
+    assert len(json.loads(cached_out)) == FILES * 401
     assert cached_out == fresh_out
 
 
