@@ -477,6 +477,16 @@ def test_a_package_installed_while_the_daemon_runs_is_found(tmp_path: Path, runt
         assert "warning: mypy could not find notes, which defines the messages read" in (
             before.stderr
         )
+        # An entry no import can name (a tool's cache, a virtualenv made beside the packages)
+        # changes nothing mypy finds: the warm build answers.
+        (site / ".ruff_cache").mkdir()
+        cached = loomlint(root, runtime, "check", "-v", **env)
+        answered = [line for line in cached.stderr.splitlines() if line.startswith(ANSWERED)]
+        assert len(answered) == 1 and answered[0].endswith(" s"), answered  # not a cold start
+        assert (cached.stdout, _without_answered(cached.stderr)) == (
+            before.stdout,
+            _without_answered(before.stderr),
+        )
         (site / "notes").mkdir()
         (site / "notes" / "__init__.py").write_text("class Note:\n    content: str\n")
         (site / "notes" / "py.typed").write_text("")
@@ -493,6 +503,10 @@ def test_a_package_installed_while_the_daemon_runs_is_found(tmp_path: Path, runt
         assert again.stderr.startswith(ANSWERED) and again.stderr.endswith(" s\n"), again.stderr
     finally:
         running.stop()
+
+
+def _without_answered(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if not line.startswith(ANSWERED)]
 
 
 def test_a_daemon_stopped_by_sigterm_removes_its_socket(project: Path, runtime: Path) -> None:
