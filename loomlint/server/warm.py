@@ -109,12 +109,10 @@ class WarmMypy(MypyOracle):
         self._fscache = FileSystemCache()
         self._watcher = ContentWatcher()
         self._manager: FineGrainedBuildManager | None = None
-        # The folders where the build looked for modules, as they were then (their stamps,
-        # and the names in them an import could find): a package installed into one of them
-        # since (a new entry) may be what an import could not find, which only a new build
-        # finds.
+        # The folders where the build looked for modules, as they were then: a package
+        # installed into one of them since (a new entry, see ``stat_files``) may be what an
+        # import could not find, which only a new build finds.
         self._search_folders: dict[str, FileStamp] = {}
-        self._search_folder_names: dict[str, frozenset[str] | None] = {}
         self._options: Options | None = None
         # Absolute path -> module id, for every module the build knows by path.
         self._modules: dict[str, str] = {}
@@ -239,18 +237,7 @@ class WarmMypy(MypyOracle):
         self._overlaid.add(os.path.abspath(path))
 
     def _search_folders_changed(self) -> bool:
-        """Whether a folder the build looked for modules in gained or lost a name an import
-        could find. A folder's stamp moves with any entry made or removed in it, but a name
-        that begins with a dot can never be imported: a tool's cache or a virtualenv made in
-        an editable install's root (``.ruff_cache``, ``.venv``) changes nothing mypy finds,
-        and is no reason to build the project again."""
-        for folder, stamp in stat_files(self._search_folders).items():
-            if stamp == self._search_folders[folder]:
-                continue
-            if _importable_names(folder) != self._search_folder_names.get(folder):
-                return True
-            self._search_folders[folder] = stamp
-        return False
+        return stat_files(self._search_folders) != self._search_folders
 
     def _reset(self) -> None:
         self._manager = None
@@ -261,7 +248,6 @@ class WarmMypy(MypyOracle):
         self._fscache = FileSystemCache()
         self._watcher = ContentWatcher()
         self._search_folders = {}
-        self._search_folder_names = {}
 
     def _start(
         self,
@@ -323,9 +309,6 @@ class WarmMypy(MypyOracle):
                 # holds none of its sources, and is watched.)
                 if not any(_nested(path, folder) for path in self._project_files)
             )
-            self._search_folder_names = {
-                folder: _importable_names(folder) for folder in self._search_folders
-            }
             self._modules = {}
             self._learn_modules(manager)
             self._watcher.find_changed()  # records what the build read
@@ -635,14 +618,6 @@ class _Messages:
     def __call__(self, filename: str | None, new_messages: list[str], is_serious: bool) -> None:
         del filename, is_serious
         self.messages = (self.messages + new_messages)[-200:]
-
-
-def _importable_names(folder: str) -> frozenset[str] | None:
-    """The entries of ``folder`` an import could name (None: the folder cannot be listed)."""
-    try:
-        return frozenset(name for name in os.listdir(folder) if not name.startswith("."))
-    except OSError:
-        return None
 
 
 def _nested(inner: str, outer: str) -> bool:

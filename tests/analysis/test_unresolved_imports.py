@@ -75,6 +75,12 @@ def test_an_unresolved_result_is_cached_until_the_package_is_found(project: Path
     assert "nothing the last build read has changed: no mypy build" in warm.stderr
     assert (warm.returncode, warm.stdout) == (1, FINDINGS)
     assert warm.stderr.endswith(UNRESOLVED_WARNING)
+    # An entry no import can name (a tool's cache) where mypy looks for packages: still no
+    # build.
+    (project / "stubs" / ".ruff_cache").mkdir()
+    again = _check(project, "-q", *CHECKED, timings=True)
+    assert "nothing the last build read has changed: no mypy build" in again.stderr
+    assert (again.returncode, again.stdout) == (1, FINDINGS)
     # The package appears where mypy looks for it: the files are judged with its types.
     package = project / "stubs" / "langchain_core"
     package.mkdir()
