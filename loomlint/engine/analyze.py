@@ -512,6 +512,10 @@ class _Judging:
             return None
         if kind is ContentKind.PART and self._classifier.in_diagnostic(node):
             return None  # raise UnsupportedPart(f"... {part}"): the part's repr is the diagnostic
+        if kind is ContentKind.PART and self._classifier.in_kind_fallback(node):
+            # if isinstance(part, TextPart): ... else: out.append(str(part)): the catch-all for
+            # kinds the code does not know, where a part's own string is the code's choice
+            return None
         if position.explicit_repr and (
             self._classifier.in_diagnostic(node) or self._classifier.in_repr_method(node)
         ):

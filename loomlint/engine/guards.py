@@ -982,3 +982,132 @@ def _try_bodies(statement: cst.Try | cst.TryStar) -> Iterator[cst.BaseSuite]:
         yield statement.orelse.body
     if statement.finalbody is not None:
         yield statement.finalbody.body
+
+
+# What a test asks of a part's kind: ``isinstance(p, C)``, ``hasattr(p, "text")``, ``type(p)``.
+_KIND_CALLS = frozenset(
+    {"builtins.isinstance", "builtins.hasattr", "builtins.type", "builtins.getattr"}
+)
+
+
+def in_kind_fallback(index: ModuleIndex, part: cst.BaseExpression) -> bool:
+    """Whether ``part`` (a part held in a name) is where the nearest test of that part's kind
+    failed: the ``else`` (or ``elif``) after ``if isinstance(part, TextPart)``, ``if
+    part.type == "text"``, ``if "text" in part``, ``if part.get("text")`` (or a name given
+    such a read just before: ``text = part.get("text")``, ``if text:``), or of such a
+    conditional expression; the body of ``if not ...`` one; or what follows such an ``if``
+    whose every branch leaves (``return``, ``raise``, ``continue``, ``break``). That branch is
+    a dispatch's catch-all, for the kinds the code does not know (``else: str(part)``).
+
+    A branch a kind test leads into (``elif part.type == "image": str(part)``) is not one, nor
+    a branch of a test that asks nothing of the kind (``if part is None``, ``if part``)."""
+    if not isinstance(part, cst.Name):
+        return False
+    name = part.value
+    child: cst.CSTNode = part
+    parent = index.parent(part)
+    while parent is not None and not isinstance(
+        parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+    ):
+        if (
+            isinstance(parent, (cst.If, cst.IfExp))
+            and child is not parent.test
+            and _asks_kind(index, parent.test, name, _read_of_kind(index, parent, name))
+        ):
+            failed = child is parent.orelse
+            test = parent.test
+            while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                failed, test = not failed, test.expression
+            return failed
+        if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+            earlier = _before(parent.body, child)
+            kind_test = next(
+                (
+                    statement
+                    for statement in reversed(earlier)
+                    if isinstance(statement, cst.If)
+                    and _asks_kind(
+                        index, statement.test, name, _read_of_kind(index, statement, name)
+                    )
+                ),
+                None,
+            )
+            if kind_test is not None:
+                return _every_branch_leaves(kind_test)
+        child, parent = parent, index.parent(parent)
+    return False
+
+
+def _read_of_kind(index: ModuleIndex, test: cst.If | cst.IfExp, name: str) -> str | None:
+    """The name that the statement just before ``test`` binds to a read of ``name``'s kind
+    (``text = part.get("text")`` before ``if text:``), if it is one."""
+    block = index.parent(test)
+    if not isinstance(test, cst.If) or not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return None
+    earlier = _before(block.body, test)
+    line = earlier[-1] if earlier else None
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return None
+    assign = line.body[0]
+    if (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and _asks_kind(index, assign.value, name, None)
+    ):
+        return assign.targets[0].target.value
+    return None
+
+
+def _before(
+    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], statement: cst.CSTNode
+) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    for position, candidate in enumerate(body):
+        if candidate is statement:
+            return body[:position]
+    return ()
+
+
+def _every_branch_leaves(statement: cst.If) -> bool:
+    """Whether no branch of ``statement`` (an ``if``, its ``elif``s, no ``else``) goes on to
+    the statement after it."""
+    current: cst.If | cst.Else | None = statement
+    while isinstance(current, cst.If):
+        body = suite_body(current.body)
+        last = body[-1] if body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            last = last.body[-1] if last.body else None
+        if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+            return False
+        current = current.orelse
+    return current is None
+
+
+def _asks_kind(index: ModuleIndex, test: cst.BaseExpression, name: str, read: str | None) -> bool:
+    """Whether ``test`` asks what kind of value ``name`` holds: a kind call on it
+    (``_KIND_CALLS``), a read of its attributes or items (``p.type``, ``p["type"]``,
+    ``p.get("type")``), a key looked for in it (``"text" in p``), or the value of ``read``, a
+    name bound to such a read (``_read_of_kind``)."""
+    stack: list[cst.CSTNode] = [test]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Lambda):
+            continue
+        if read is not None and isinstance(current, cst.Name) and current.value == read:
+            return True
+        if (
+            isinstance(current, cst.Call)
+            and current.args
+            and _is_name(current.args[0].value, name)
+            and index.names.qualified(current.func) in _KIND_CALLS
+        ):
+            return True
+        if isinstance(current, (cst.Attribute, cst.Subscript)) and _is_name(current.value, name):
+            return True
+        if isinstance(current, cst.Comparison) and any(
+            isinstance(target.operator, (cst.In, cst.NotIn)) and _is_name(target.comparator, name)
+            for target in current.comparisons
+        ):
+            return True
+        stack.extend(child_nodes(current))
+    return False

@@ -25,6 +25,7 @@ from loomlint.engine.guards import (
     LoopVerdict,
     displays_no_text,
     element_comparand,
+    in_kind_fallback,
     named_element_test,
     tells_element_from_character,
     tests_emptiness,
@@ -227,6 +228,11 @@ class PositionClassifier:
                 if sink is not None and sink.diagnostic:
                     return True
         return False
+
+    def in_kind_fallback(self, node: cst.BaseExpression) -> bool:
+        """Whether ``node``, a part held in a name, is in the branch where a test of its kind
+        failed: a dispatch's catch-all (``guards.in_kind_fallback``)."""
+        return in_kind_fallback(self._index, node)
 
     def in_repr_method(self, node: cst.BaseExpression) -> bool:
         """Whether ``node`` is in a ``__repr__`` method, which shows its object's fields as
