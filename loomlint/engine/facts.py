@@ -680,10 +680,21 @@ class FactCollector:
             key = lvalue.index
             if isinstance(key, StrExpr) and key.value in self._spi.content_fields:
                 return None  # a message's "content" key: the union belongs there
+            if self._inferred(lvalue.base):
+                # d = {"effort": "low"}, then d[k] = content: mypy typed the dict from its
+                # first values; nobody declared what its values are
+                return None
             receiver = get_proper_type(self._types.get(lvalue.base))
             if isinstance(receiver, Instance) and len(receiver.args) == 2:
                 return receiver.args[1], f"{_short(lvalue.base)}[...]"
         return None
+
+    @staticmethod
+    def _inferred(node: Expression) -> bool:
+        """Whether ``node`` is a variable whose type mypy inferred from its value (``d =
+        {...}``) rather than read from a declaration. (An attribute is not told apart: mypy
+        marks ``self.d: dict[str, str] = {}`` inferred too.)"""
+        return isinstance(node, NameExpr) and isinstance(node.node, Var) and node.node.is_inferred
 
     def _declared_as(self, declared: Type) -> str:
         proper = get_proper_type(declared)
