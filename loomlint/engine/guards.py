@@ -723,12 +723,9 @@ def _test_of_element(
         return _excluding_test(index, test, name, negated=False)
     if not isinstance(statement, cst.If) or statement.orelse is not None:
         return None
-    body = suite_body(statement.body)
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1] if last.body else None
-    if not isinstance(last, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
+    if not _leaves(statement.body):
         return None
+    body = suite_body(statement.body)
     if any(_mentions(s, name) for s in body if not _raises_only(s)):
         return None  # the element is used where it failed the test: a character may be
     test = statement.test
@@ -1073,14 +1070,20 @@ def _every_branch_leaves(statement: cst.If) -> bool:
     the statement after it."""
     current: cst.If | cst.Else | None = statement
     while isinstance(current, cst.If):
-        body = suite_body(current.body)
-        last = body[-1] if body else None
-        if isinstance(last, cst.SimpleStatementLine):
-            last = last.body[-1] if last.body else None
-        if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        if not _leaves(current.body):
             return False
         current = current.orelse
     return current is None
+
+
+def _leaves(suite: cst.BaseSuite) -> bool:
+    """Whether a block's last statement leaves it: ``return``, ``raise``, ``continue``,
+    ``break``."""
+    body = suite_body(suite)
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
 def _asks_kind(index: ModuleIndex, test: cst.BaseExpression, name: str, read: str | None) -> bool:
