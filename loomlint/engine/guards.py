@@ -661,10 +661,21 @@ def _statements_after(
 def _after(
     body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], node: cst.CSTNode
 ) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
-    for position, statement in enumerate(body):
-        if statement is node:
-            return body[position + 1 :]
-    return ()
+    position = _position_in(body, node)
+    return body[position + 1 :] if position is not None else ()
+
+
+def _before(
+    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], node: cst.CSTNode
+) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
+    position = _position_in(body, node)
+    return body[:position] if position is not None else ()
+
+
+def _position_in(
+    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], node: cst.CSTNode
+) -> int | None:
+    return next((position for position, statement in enumerate(body) if statement is node), None)
 
 
 def _mentions(node: cst.CSTNode, name: str) -> bool:
@@ -1009,7 +1020,12 @@ def in_kind_fallback(index: ModuleIndex, part: cst.BaseExpression) -> bool:
         if (
             isinstance(parent, (cst.If, cst.IfExp))
             and child is not parent.test
-            and _asks_kind(index, parent.test, name, _read_of_kind(index, parent, name))
+            and _asks_kind(
+                index,
+                parent.test,
+                name,
+                _read_of_kind(index, _statement_before(index, parent), name),
+            )
         ):
             failed = child is parent.orelse
             test = parent.test
@@ -1021,10 +1037,13 @@ def in_kind_fallback(index: ModuleIndex, part: cst.BaseExpression) -> bool:
             kind_test = next(
                 (
                     statement
-                    for statement in reversed(earlier)
+                    for position, statement in reversed(list(enumerate(earlier)))
                     if isinstance(statement, cst.If)
                     and _asks_kind(
-                        index, statement.test, name, _read_of_kind(index, statement, name)
+                        index,
+                        statement.test,
+                        name,
+                        _read_of_kind(index, earlier[position - 1] if position else None, name),
                     )
                 ),
                 None,
@@ -1035,17 +1054,26 @@ def in_kind_fallback(index: ModuleIndex, part: cst.BaseExpression) -> bool:
     return False
 
 
-def _read_of_kind(index: ModuleIndex, test: cst.If | cst.IfExp, name: str) -> str | None:
-    """The name that the statement just before ``test`` binds to a read of ``name``'s kind
-    (``text = part.get("text")`` before ``if text:``), if it is one."""
+def _statement_before(
+    index: ModuleIndex, test: cst.If | cst.IfExp
+) -> cst.BaseStatement | cst.BaseSmallStatement | None:
+    """The statement just before ``test``, an ``if`` statement in a block (None for a
+    conditional expression, or the block's first statement)."""
     block = index.parent(test)
     if not isinstance(test, cst.If) or not isinstance(block, (cst.IndentedBlock, cst.Module)):
         return None
     earlier = _before(block.body, test)
-    line = earlier[-1] if earlier else None
-    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+    return earlier[-1] if earlier else None
+
+
+def _read_of_kind(
+    index: ModuleIndex, previous: cst.BaseStatement | cst.BaseSmallStatement | None, name: str
+) -> str | None:
+    """The name that ``previous``, the statement just before a test, binds to a read of
+    ``name``'s kind (``text = part.get("text")`` before ``if text:``), if it is one."""
+    if not (isinstance(previous, cst.SimpleStatementLine) and len(previous.body) == 1):
         return None
-    assign = line.body[0]
+    assign = previous.body[0]
     if (
         isinstance(assign, cst.Assign)
         and len(assign.targets) == 1
@@ -1054,15 +1082,6 @@ def _read_of_kind(index: ModuleIndex, test: cst.If | cst.IfExp, name: str) -> st
     ):
         return assign.targets[0].target.value
     return None
-
-
-def _before(
-    body: Sequence[cst.BaseStatement | cst.BaseSmallStatement], statement: cst.CSTNode
-) -> Sequence[cst.BaseStatement | cst.BaseSmallStatement]:
-    for position, candidate in enumerate(body):
-        if candidate is statement:
-            return body[:position]
-    return ()
 
 
 def _every_branch_leaves(statement: cst.If) -> bool:
