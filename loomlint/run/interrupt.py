@@ -19,8 +19,10 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
-from types import FrameType
+import time
+from types import CodeType, FrameType
 
 EXIT_INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
@@ -86,7 +88,13 @@ def _ignore_thread_exception(_args: threading.ExceptHookArgs) -> None:
 
 def _release_multiprocessing_resources() -> None:
     """Unlink the semaphores the worker pool created, as an ordinary exit would: otherwise
-    multiprocessing's resource tracker finds them after the hard exit and warns of leaks."""
+    multiprocessing's resource tracker finds them after the hard exit and warns of leaks.
+
+    Another thread may be releasing one right now (the pool's manager thread does, once the
+    workers are killed): it unlinks the semaphore, then tells the tracker. Exiting between the
+    two leaves the tracker warning of a leak it then fails to unlink, so wait for such a release
+    to end (briefly: a release that hangs must not keep the process from exiting).
+    """
     from multiprocessing import util
 
     # Private, as mypy's stubs say; an ordinary exit calls it (multiprocessing.util's atexit).
@@ -95,6 +103,28 @@ def _release_multiprocessing_resources() -> None:
     with contextlib.suppress(Exception):
         if callable(run_finalizers):
             run_finalizers(0)
+            _wait_for_finalizers_of_other_threads(util.Finalize.__call__.__code__)
+            run_finalizers(0)  # those registered while the others ran
+
+
+def _wait_for_finalizers_of_other_threads(finalizer: CodeType, timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    while _another_thread_runs(finalizer) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _another_thread_runs(code: CodeType) -> bool:
+    this_thread = threading.get_ident()
+    # Documented in sys, underscore and all.
+    for thread, frame in sys._current_frames().items():  # pyright: ignore[reportPrivateUsage]
+        if thread == this_thread:
+            continue
+        caller: FrameType | None = frame
+        while caller is not None:
+            if caller.f_code is code:
+                return True
+            caller = caller.f_back
+    return False
 
 
 def _is_terminal(fd: int) -> bool:

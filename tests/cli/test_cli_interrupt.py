@@ -181,3 +181,54 @@ def test_a_thread_that_fails_as_the_workers_are_killed_prints_nothing(tmp_path: 
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
     )
     assert (done.returncode, done.stdout, done.stderr) == (130, "", INTERRUPTED.format("SIGINT"))
+
+
+# A process that answers SIGINT as the console script does while another of its threads is
+# releasing a worker pool's semaphore: multiprocessing unlinks the semaphore, then tells its
+# resource tracker. Exiting between the two made the tracker warn of a leaked semaphore and fail
+# to unlink it again ("No such file or directory"), on stderr, after Ctrl-C in the middle of a
+# run. The release is made to pause between the two steps, and the signal comes in the pause.
+SIGNAL_WHILE_A_THREAD_RELEASES_A_SEMAPHORE = """\
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from multiprocessing import resource_tracker
+
+from loomlint.run.interrupt import exit_on_interrupt
+
+unlinked = threading.Event()
+tell_the_tracker = resource_tracker.unregister
+
+
+def unregister_after_a_pause(name: str, rtype: str) -> None:
+    unlinked.set()
+    time.sleep(0.5)
+    tell_the_tracker(name, rtype)
+
+
+def release(lock: object) -> None:
+    del lock  # the last reference: its finalizer unlinks the semaphore
+
+
+if __name__ == "__main__":
+    exit_on_interrupt()
+    lock = multiprocessing.get_context("spawn").Lock()
+    resource_tracker.unregister = unregister_after_a_pause
+    releasing = threading.Thread(target=release, args=(lock,))
+    del lock
+    releasing.start()
+    unlinked.wait(30)
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(60)
+"""
+
+
+def test_ctrl_c_while_a_thread_releases_a_semaphore_leaves_no_leak(tmp_path: Path) -> None:
+    script = tmp_path / "interrupted.py"
+    script.write_text(SIGNAL_WHILE_A_THREAD_RELEASES_A_SEMAPHORE, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", INTERRUPTED.format("SIGINT"))
