@@ -66,9 +66,29 @@ def analyze_source(
     """
     screen = screen_source(path, source, settings)
     if not screen.needs_analysis(types, types_failure):
-        return FileResult(path=path, unresolved_imports=types.unresolved if types else ())
+        return _nothing_to_analyse(path, types)
     prepared = prepare_analysis(screen, settings, imported=needs_imported_classes(types))
     return finish_analysis(prepared, settings, types, types_failure=types_failure)
+
+
+def judge_prepared(
+    prepared: PreparedAnalysis,
+    settings: Settings,
+    types: FileTypes | None,
+    *,
+    types_failure: str | None = None,
+) -> FileResult:
+    """``analyze_source``'s result for a file prepared before mypy had checked it (by
+    ``loomlint check``'s first worker while mypy builds): its budget counts from now, as
+    judging follows the flow further."""
+    if not prepared.screen.needs_analysis(types, types_failure):
+        return _nothing_to_analyse(prepared.screen.path, types)
+    prepared.deadline.restart()
+    return finish_analysis(prepared, settings, types, types_failure=types_failure)
+
+
+def _nothing_to_analyse(path: str, types: FileTypes | None) -> FileResult:
+    return FileResult(path=path, unresolved_imports=types.unresolved if types else ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +104,11 @@ class Screen:
     def needs_analysis(self, types: FileTypes | None, types_failure: str | None) -> bool:
         """Whether LibCST must analyse the file, once its types are known."""
         return self.may_report or types_failure is not None or has_typed_content(types)
+
+    def without_tree(self) -> Screen:
+        """The screen without CPython's syntax tree, which served it: preparing the file needs
+        only the verdict, and a file held prepared should not hold the tree too."""
+        return replace(self, verdict=replace(self.verdict, tree=None))
 
 
 def screen_source(path: str, source: bytes, settings: Settings) -> Screen:

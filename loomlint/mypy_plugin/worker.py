@@ -41,7 +41,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
 
@@ -637,7 +637,7 @@ class _Worker:
 
         settings = self._settings
         assert settings is not None
-        screen = _without_tree(screen_source(path, known.source, settings))
+        screen = screen_source(path, known.source, settings).without_tree()
         with self._lock:
             if self._files.get(path) is not known:
                 return  # offered again or judged meanwhile
@@ -795,7 +795,7 @@ class _Worker:
             if kind == "judge":
                 self._forget(path)
         if screen is None:
-            screen = _without_tree(screen_source(path, source, settings))
+            screen = screen_source(path, source, settings).without_tree()
         if kind == "screen":
             return screen.may_report
         facts, failure = asked[3], asked[4]
@@ -843,11 +843,6 @@ class _Worker:
         )
         for line in lines:
             print(f"loomlint timings (mypy plugin): {line}", file=sys.stderr, flush=True)
-
-
-def _without_tree(screen: Screen) -> Screen:
-    """CPython's syntax tree served the screen; preparing needs only the verdict."""
-    return replace(screen, verdict=replace(screen.verdict, tree=None))
 
 
 def main(argv: list[str]) -> None:

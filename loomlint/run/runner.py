@@ -215,7 +215,7 @@ class _Run:
                         key = files_key(result.consulted)
                     self._cache.put(path, digests[path], result, key)
             self._mark("analysed")
-            self._mark_phases(phases, waited)
+            self._mark_phases(phases, waited, pool.prepared_ahead)
             if self._cache is not None and self._compilable - self._known_compilable:
                 self._cache.record_compilable(self._compilable | self._known_compilable)
         finally:
@@ -249,7 +249,7 @@ class _Run:
         )
         return run
 
-    def _mark_phases(self, phases: dict[str, float], waited: float) -> None:
+    def _mark_phases(self, phases: dict[str, float], waited: float, prepared: int) -> None:
         """Where the analysis' time went, summed over files (workers run side by side)."""
         if not self._timings:
             return
@@ -260,7 +260,7 @@ class _Run:
         self._mark(
             f"analysis, summed over files: {spent}; facts taken inside mypy's build "
             f"{self._fact_seconds:.2f} s; the run waited {waited:.2f} s for analyses after "
-            "the build"
+            f"the build; {prepared} files prepared while mypy built"
         )
 
     def _plan_without_types(
@@ -325,7 +325,10 @@ class _Run:
                 self._tick()
         # While mypy builds, a worker screens the files it must analyse: most files that
         # mention content never read it, and need no LibCST analysis beyond that screen.
-        screening = pool.screen([(p, sources[p]) for p in relevant if cached[p] is None])
+        to_analyse = [(p, sources[p]) for p in relevant if cached[p] is None]
+        screening = pool.screen(to_analyse)
+        # Then it prepares those that may report, for judging the moment mypy gives their facts.
+        pool.prepare_ahead([(p, source) for p, source in to_analyse if p not in rejected])
         consumer = _AnalyseAsFactsArrive(self, pool, sources, screening)
         self._mark("screening started")
         pool.hold_growth()

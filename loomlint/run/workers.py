@@ -21,11 +21,15 @@ import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loomlint.engine.diagnostics import Diagnostic, FileResult
 from loomlint.engine.typefacts import FileTypes
 from loomlint.project.config import Settings
 from loomlint.run.interrupt import worker_ignores_interrupts
+
+if TYPE_CHECKING:
+    from loomlint.engine.analyze import PreparedAnalysis
 
 # Below this much source, one process is faster than starting others.
 _PARALLEL_THRESHOLD_BYTES = 256 * 1024
@@ -72,6 +76,9 @@ _GROW_BEYOND_BYTES = 1024 * 1024
 # Analyses handed to one worker at a time: one running, one waiting in its queue. The rest
 # wait in the pool, for whichever worker frees up first (a worker that joins late included).
 _IN_FLIGHT_PER_WORKER = 2
+# Source bytes of the files the first worker holds prepared at once (LibCST's trees take some
+# seventy times their source's size), as the mypy plugin's worker does.
+_HELD_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -88,6 +95,13 @@ class AnalysisPool:
     Those run on the executor's management thread, and on Python 3.13, when a worker dies,
     while it holds the executor's shutdown lock, which ``submit`` takes too: a callback that
     submits would wait for itself, and the run would hang for good.
+
+    While mypy builds, the first worker screens the files (``screen``), then prepares those
+    that may report (``prepare_ahead``: parse, flow and positions, what needs no types), one
+    at a time and only while it has no analysis to run, and holds them: a file's analysis,
+    once mypy has given its facts, then goes to that worker and is only judged there. Without
+    it, every file mypy checks last (a large import cycle is checked as one) waits for its
+    whole analysis after the build.
     """
 
     def __init__(self, settings: Settings, plan: PoolPlan, *, debug: bool = False) -> None:
@@ -97,13 +111,21 @@ class AnalysisPool:
         self._executors: list[Executor] = []
         self._in_flight: list[int] = []  # analyses handed to each executor and not finished
         self._waiting: collections.deque[_Waiting] = collections.deque()
+        # Files to prepare in the first worker, and those it prepares or holds prepared: their
+        # analyses go to it (``_waiting_held``), to be judged there.
+        self._to_prepare: dict[str, bytes] = {}
+        self._held: set[str] = set()
+        self._waiting_held: collections.deque[_Waiting] = collections.deque()
+        # How many files the first worker prepared ahead (LOOMLINT_TIMINGS).
+        self.prepared_ahead = 0
         self._queued_bytes = 0  # source bytes submitted and not finished
         self._growth_held = False
         # Reentrant: growing the pool dispatches, and both hold it.
         self._lock = threading.RLock()
-        # What the done-callbacks tell the feeder: the slot whose analysis finished, and its
-        # size; None stops the feeder.
-        self._finished_slots: queue.SimpleQueue[tuple[int, int] | None] = queue.SimpleQueue()
+        # What the done-callbacks tell the feeder: the slot whose work finished, the size of
+        # the analysis it finished (0 for a preparation), and the path of a preparation with
+        # its outcome (whether the worker holds it); None stops the feeder.
+        self._finished_slots: queue.SimpleQueue[_Finished | None] = queue.SimpleQueue()
         self._feeder: threading.Thread | None = None
         for _ in range(plan.initial):
             self._add_worker()
@@ -140,6 +162,16 @@ class AnalysisPool:
             return None
         return self._executors[0].submit(_screen_in_worker, list(sources))
 
+    def prepare_ahead(self, sources: Sequence[tuple[str, bytes]]) -> None:
+        """Have the first worker prepare these files, in this order, while it has nothing else
+        to do: those its screen found may report, within its budget (``_HELD_BYTES``)."""
+        if not self._executors:
+            return
+        with self._lock:
+            for path, source in sources:
+                self._to_prepare[path] = source
+            self._dispatch()
+
     def hold_growth(self) -> None:
         """No worker joins until ``release_growth``: while mypy builds, it holds a core."""
         self._growth_held = True
@@ -161,7 +193,11 @@ class AnalysisPool:
             return lambda: result
         waiting = _Waiting(task, Future())
         with self._lock:
-            self._waiting.append(waiting)
+            self._to_prepare.pop(task.path, None)
+            if task.path in self._held:
+                self._waiting_held.append(waiting)
+            else:
+                self._waiting.append(waiting)
             self._queued_bytes += len(task.source)
             self._grow_if_worthwhile()
             self._dispatch()
@@ -176,10 +212,17 @@ class AnalysisPool:
             self._add_worker()
 
     def _dispatch(self) -> None:
-        """Hand waiting analyses to the workers with room for them (the lock is held)."""
+        """Hand waiting analyses to the workers with room for them, those of files the first
+        worker holds prepared to it; and give it a file to prepare when it is idle and no
+        analysis waits (the lock is held)."""
         for slot, executor in enumerate(self._executors):
-            while self._waiting and self._in_flight[slot] < _IN_FLIGHT_PER_WORKER:
-                waiting = self._waiting.popleft()
+            while self._in_flight[slot] < _IN_FLIGHT_PER_WORKER:
+                if slot == 0 and self._waiting_held:
+                    waiting = self._waiting_held.popleft()
+                elif self._waiting:
+                    waiting = self._waiting.popleft()
+                else:
+                    break
                 try:
                     future = executor.submit(_analyse_in_worker, waiting.task)
                 except Exception as exc:  # a broken pool: whoever waits gets the error
@@ -188,6 +231,21 @@ class AnalysisPool:
                     continue
                 self._in_flight[slot] += 1
                 future.add_done_callback(functools.partial(self._finished, slot, waiting))
+        if (
+            self._executors
+            and self._to_prepare
+            and self._in_flight[0] == 0
+            and not (self._waiting or self._waiting_held)
+        ):
+            path = next(iter(self._to_prepare))
+            source = self._to_prepare.pop(path)
+            try:
+                prepared = self._executors[0].submit(_prepare_in_worker, path, source)
+            except Exception:  # a broken pool: its analyses say so
+                return
+            self._held.add(path)
+            self._in_flight[0] += 1
+            prepared.add_done_callback(functools.partial(self._prepared, path))
 
     def _finished(self, slot: int, waiting: _Waiting, future: Future[FileResult]) -> None:
         """A done-callback: passes the outcome on, and leaves the rest to the feeder."""
@@ -197,16 +255,33 @@ class AnalysisPool:
             waiting.result.set_exception(error)
         else:
             waiting.result.set_result(future.result())
-        self._finished_slots.put((slot, len(waiting.task.source)))
+        self._finished_slots.put(_Finished(slot, len(waiting.task.source)))
+
+    def _prepared(self, path: str, future: Future[bool]) -> None:
+        """A done-callback of a preparation: the feeder learns whether the worker holds it."""
+        held = not future.cancelled() and future.exception() is None and future.result()
+        self._finished_slots.put(_Finished(0, 0, path, held))
 
     def _feed(self) -> None:
         """The feeder thread: a worker that finished an analysis takes the next waiting one."""
         while (finished := self._finished_slots.get()) is not None:
-            slot, size = finished
             with self._lock:
-                self._in_flight[slot] -= 1
-                self._queued_bytes -= size
+                self._in_flight[finished.slot] -= 1
+                self._queued_bytes -= finished.size
+                if finished.prepared is not None:
+                    self._prepare_done(finished.prepared, finished.held)
                 self._dispatch()
+
+    def _prepare_done(self, path: str, held: bool) -> None:
+        """(Under the lock.) A file the first worker did not keep prepared (its screen found
+        nothing to report, or its budget was spent) may be analysed by any worker."""
+        if held:
+            self.prepared_ahead += 1
+            return
+        self._held.discard(path)
+        for waiting in [w for w in self._waiting_held if w.task.path == path]:
+            self._waiting_held.remove(waiting)
+            self._waiting.append(waiting)
 
     def close(self) -> None:
         # Waiting lets the workers release the pool's semaphores: the console script leaves
@@ -220,8 +295,21 @@ class AnalysisPool:
             self._feeder = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Finished:
+    slot: int
+    size: int
+    prepared: str | None = None
+    held: bool = False
+
+
 _worker_settings: Settings | None = None
 _worker_debug = False
+# In a worker: the screen's verdicts, and the files it holds prepared (with their bytes) and
+# how many bytes of source those are.
+_worker_screened: dict[str, bool] = {}
+_worker_held: dict[str, tuple[bytes, PreparedAnalysis]] = {}
+_worker_held_bytes = 0
 
 
 def _initialise_worker(settings: Settings, debug: bool) -> None:
@@ -271,11 +359,53 @@ def _ready() -> None:
 
 
 def _analyse_in_worker(task: Task) -> FileResult:
+    from loomlint.engine.analyze import judge_prepared
     from loomlint.run.deepstack import deep_stack
 
+    global _worker_held_bytes
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
+    held = _worker_held.pop(task.path, None)
+    if held is not None:
+        _worker_held_bytes -= len(held[0])
+        if held[0] == task.source:
+            prepared = held[1]
+            return deep_stack(
+                lambda: guarded_analysis(
+                    task.path,
+                    lambda: judge_prepared(
+                        prepared, settings, task.types, types_failure=task.types_failure
+                    ),
+                    debug=_worker_debug,
+                )
+            )
     return deep_stack(lambda: analyse_task(task, settings, _worker_debug))
+
+
+def _prepare_in_worker(path: str, source: bytes) -> bool:
+    """Prepare a file whose facts mypy has not given yet, if its screen says it may report and
+    the budget allows, and hold it for its analysis (``_analyse_in_worker``): True if held.
+    Prepared as for types without unresolved imports; judging follows the flow again if the
+    facts have some (``analyze.finish_analysis``). A file that cannot be prepared is left
+    for its analysis, which reports why (LML903, LML905)."""
+    from loomlint.engine.analyze import prepare_analysis, screen_source
+    from loomlint.run.deepstack import deep_stack
+
+    global _worker_held_bytes
+    settings = _worker_settings
+    assert settings is not None, "worker used before initialisation"
+    if not _worker_screened.get(path, True) or _worker_held_bytes + len(source) > _HELD_BYTES:
+        return False
+    try:
+        screen = screen_source(path, source, settings).without_tree()
+        if not screen.may_report:
+            return False
+        prepared = deep_stack(lambda: prepare_analysis(screen, settings, imported=False))
+    except Exception:
+        return False
+    _worker_held[path] = (source, prepared)
+    _worker_held_bytes += len(source)
+    return True
 
 
 def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
@@ -289,6 +419,8 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
             verdicts[path] = may_report(source, settings)
         except Exception:  # the full analysis will report it as LML905
             verdicts[path] = True
+    # Kept for preparing them (``_prepare_in_worker``): a file screened out is not parsed again.
+    _worker_screened.update(verdicts)
     return verdicts
 
 
