@@ -124,6 +124,12 @@ class _Built:
 class FactsConsumer(Protocol):
     """Takes each forced file's facts as soon as mypy has checked it, during the build."""
 
+    def building(self, plugin_judges: bool) -> None:
+        """The build starts. ``plugin_judges``: the project's mypy configuration names
+        loomlint's plugin, which judges the forced files inside the build (``plugin_results``):
+        what the run would prepare for judging them is that plugin's to do."""
+        ...
+
     def screened(self, path: str) -> bool | None:
         """Whether the file may report without types naming a value content (its screen);
         None while that is not known yet. It must not wait: mypy waits for it."""
@@ -206,6 +212,8 @@ class MypyOracle:
         output = io.StringIO()
         sources, options = self._mypy_options([f.path for f in files])
         self._use_writable_cache(options)
+        if consumer is not None:
+            consumer.building(_names_loomlint_plugin(options))
         targets: list[BuildSource] = []
         # Forced files mypy reads from disk: those it does not check in the build (its cache
         # is fresh for them) are type-checked afterwards, one at a time (``_check_alone``).
@@ -420,6 +428,12 @@ class MypyOracle:
             types, self._spi, module_options, check_untyped_defs=module_options.check_untyped_defs
         )
         return collector.collect(tree)
+
+
+def _names_loomlint_plugin(options: Options) -> bool:
+    """Whether the build loads loomlint's mypy plugin (``plugins``: a module, or a module and
+    the function to call in it)."""
+    return any(name.partition(":")[0] == "loomlint.mypy_plugin" for name in options.plugins)
 
 
 def _is_on_disk(source: SourceFile) -> bool:

@@ -327,9 +327,10 @@ class _Run:
         # mention content never read it, and need no LibCST analysis beyond that screen.
         to_analyse = [(p, sources[p]) for p in relevant if cached[p] is None]
         screening = pool.screen(to_analyse)
-        # Then it prepares those that may report, for judging the moment mypy gives their facts.
-        pool.prepare_ahead([(p, source) for p, source in to_analyse if p not in rejected])
-        consumer = _AnalyseAsFactsArrive(self, pool, sources, screening)
+        # Then it prepares those that may report, for judging the moment mypy gives their facts
+        # (unless loomlint's plugin judges them inside the build: ``building``).
+        to_prepare = [(p, source) for p, source in to_analyse if p not in rejected]
+        consumer = _AnalyseAsFactsArrive(self, pool, sources, screening, to_prepare)
         self._mark("screening started")
         pool.hold_growth()
         oracle = self._oracle(
@@ -478,14 +479,21 @@ class _AnalyseAsFactsArrive:
         pool: AnalysisPool,
         sources: dict[str, bytes],
         screening: Future[dict[str, bool]] | None,
+        to_prepare: list[tuple[str, bytes]],
     ) -> None:
         self._run = run
         self._pool = pool
         self._sources = sources
         self._screening = screening
+        self._to_prepare = to_prepare
         self._accepted: set[str] = set()
         # Facts of files whose screen had not said yet whether they may report.
         self._undecided: dict[str, FileTypes] = {}
+
+    def building(self, plugin_judges: bool) -> None:
+        if not plugin_judges:
+            self._pool.prepare_ahead(self._to_prepare)
+        self._to_prepare = []  # a second build (cached files whose dependencies moved) is small
 
     def screened(self, path: str) -> bool | None:
         if self._screening is None:

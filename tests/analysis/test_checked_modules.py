@@ -24,6 +24,11 @@ class _Recorder:
 
     def __init__(self) -> None:
         self.accepted: list[str] = []
+        # Whether the build said loomlint's plugin judges in it (``building``).
+        self.plugin_judges: bool | None = None
+
+    def building(self, plugin_judges: bool) -> None:
+        self.plugin_judges = plugin_judges
 
     def screened(self, path: str) -> bool | None:
         return None
@@ -132,6 +137,8 @@ def test_with_plugins_configured_modules_are_handed_over_as_checked(
         recorder = _Recorder()
         result = MypyOracle(settings.spi).analyze([SourceFile("chat.py", CHAT)], recorder)
         assert recorder.accepted == ["chat.py"]
+        # Told whether loomlint's plugin judges in the build (the run then prepares nothing).
+        assert recorder.plugin_judges is ("loomlint.mypy_plugin" in configured)
         assert not result.failures
         facts[str(configured)] = result.files
     assert attached == [True, True]

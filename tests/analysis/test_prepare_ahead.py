@@ -21,6 +21,7 @@ from loomlint.project.settings import load_settings
 from loomlint.run import workers
 from loomlint.run.workers import AnalysisPool, PoolPlan, Task
 from tests.mypy_caches import CONTENT, MypyCaches
+from tests.mypy_plugin.mypy_runs import PLUGIN_STRICT
 
 BAD_USE = (
     "from loomlint.content import LlmMessage\n\n\n"
@@ -44,15 +45,7 @@ def test_check_with_a_worker_finds_exactly_what_it_finds_in_process(
     # Named nothing of content: screened out, neither prepared nor analysed.
     (tmp_path / "bulk.py").write_text(_bulk(FILES), encoding="utf-8")
     cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=None, modules=CONTENT)
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "loomlint"), "check", "--no-cache", "--format", "json"],
-        cwd=tmp_path,
-        env={**os.environ, "MYPY_CACHE_DIR": str(cache), "LOOMLINT_TIMINGS": "1"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = _check(tmp_path, cache)
     assert done.returncode == 1, done.stderr
     findings = [(d["path"], d["line"], d["column"], d["code"]) for d in json.loads(done.stdout)]
     assert findings == [(f"mod{n:02}.py", 5, 15, "LML003") for n in range(FILES)]
@@ -60,6 +53,38 @@ def test_check_with_a_worker_finds_exactly_what_it_finds_in_process(
     # pool's own test below makes it certain); none was prepared twice, nor the screened out.
     (prepared,) = re.findall(r"(\d+) files prepared while mypy built", done.stderr)
     assert 0 <= int(prepared) <= FILES
+
+
+def test_check_prepares_nothing_when_loomlints_plugin_judges_inside_its_build(
+    tmp_path: Path, mypy_caches: MypyCaches
+) -> None:
+    # The project's mypy configuration names the plugin: `loomlint check`'s build loads it, its
+    # worker prepares and judges the files, and the run takes its results (plugin_results).
+    (tmp_path / "pyproject.toml").write_text(
+        f"[tool.mypy]\n{PLUGIN_STRICT}\n[tool.loomlint]\n", encoding="utf-8"
+    )
+    for number in range(FILES):
+        (tmp_path / f"mod{number:02}.py").write_text(BAD_USE + _bulk(number), encoding="utf-8")
+    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=PLUGIN_STRICT, modules=CONTENT)
+    done = _check(tmp_path, cache)
+    assert done.returncode == 1, done.stderr
+    findings = [(d["path"], d["line"], d["column"], d["code"]) for d in json.loads(done.stdout)]
+    assert findings == [(f"mod{n:02}.py", 5, 15, "LML003") for n in range(FILES)]
+    assert re.findall(r"\d+ files prepared while mypy built", done.stderr) == [
+        "0 files prepared while mypy built"
+    ]
+
+
+def _check(project: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "loomlint"), "check", "--no-cache", "--format", "json"],
+        cwd=project,
+        env={**os.environ, "MYPY_CACHE_DIR": str(cache), "LOOMLINT_TIMINGS": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def test_the_first_worker_prepares_what_may_report_and_judges_it_there(tmp_path: Path) -> None:
