@@ -9,7 +9,10 @@ One command, per codebase (issue 25's table):
 Each round runs, in an order that rotates round by round so that machine noise hits each
 alike: plain ``mypy`` cold; ``mypy`` with ``loomlint.mypy_plugin`` added to the codebase's own
 mypy configuration, cold, then ``loomlint check --format sarif`` right after it (the CI job);
-and ``loomlint check`` cold, then again warm. Every cold run has its own empty mypy cache and
+and ``loomlint check`` cold, then again warm; and ``loomlint check`` cold in the codebase as it
+is, its mypy configuration naming no loomlint plugin (there ``check``'s own worker prepares the
+files while mypy builds; with the plugin configured, the plugin's worker does it inside
+``check``'s build). Every cold run has its own empty mypy cache and
 no ``.loomlint_cache``. It prints the medians with their range, the ratios to plain mypy (the
 median of the per-round ratios, and their range), the CPU time of mypy's own process, and how
 long any process mypy started outlived it (the plugin's worker must not), found by making this
@@ -78,6 +81,8 @@ class Rows:
     plugin: list[Run] = field(default_factory=list)
     after: list[Run] = field(default_factory=list)
     cold: list[Run] = field(default_factory=list)
+    # loomlint check cold, the codebase's own mypy configuration (no loomlint plugin named).
+    cold_alone: list[Run] = field(default_factory=list)
     warm: list[Run] = field(default_factory=list)
     plain_one_core: list[Run] = field(default_factory=list)
     plugin_one_core: list[Run] = field(default_factory=list)
@@ -175,6 +180,9 @@ def _measure(
             env = fresh(f"check-{run}")
             rows.cold.append(_run([*check, "--format", "sarif", "--", *targets], root, env))
             rows.warm.append(_run([*check, "--format", "sarif", "--", *targets], root, env))
+            configure(original)
+            env = fresh(f"check-alone-{run}")
+            rows.cold_alone.append(_run([*check, "--format", "sarif", "--", *targets], root, env))
 
         steps: list[Callable[[int], None]] = [plain, plugin, cold]
         try:
@@ -184,7 +192,9 @@ def _measure(
                 print(
                     f"  round {run + 1}: plain {rows.plain[-1].seconds:.2f} s, plugin "
                     f"{rows.plugin[-1].seconds:.2f} s + check {rows.after[-1].seconds:.2f} s, "
-                    f"check cold {rows.cold[-1].seconds:.2f} s, warm {rows.warm[-1].seconds:.2f} s",
+                    f"check cold {rows.cold[-1].seconds:.2f} s, warm "
+                    f"{rows.warm[-1].seconds:.2f} s, check cold without the plugin configured "
+                    f"{rows.cold_alone[-1].seconds:.2f} s",
                     flush=True,
                 )
             if one_core:
@@ -207,14 +217,15 @@ def _check_findings(rows: Rows) -> None:
     errors are the same with and without the plugin."""
     from loomlint.mypy_plugin.codes import ERROR_CODE_OF_RULE
 
-    runs = zip(rows.plain, rows.plugin, rows.after, rows.cold, strict=True)
-    for plain, plugin, after, cold in runs:
+    rounds = zip(rows.plain, rows.plugin, rows.after, rows.cold, rows.cold_alone, strict=True)
+    for plain, plugin, after, cold, cold_alone in rounds:
         ours = _mypy_errors(plugin.stdout)
         own = {e for e in ours if not e[3].startswith("loom-")}
         if own != _mypy_errors(plain.stdout):
             rows.problems.append("mypy's own errors differ with the plugin")
         found = {e for e in ours if e[3].startswith("loom-")}
-        for label, check in (("right after", after), ("cold", cold)):
+        checks = (("right after", after), ("cold", cold), ("cold, no plugin", cold_alone))
+        for label, check in checks:
             reported = {
                 (path, line, column, ERROR_CODE_OF_RULE[code].code)
                 for path, line, column, code in _sarif_findings(check.stdout)
@@ -347,6 +358,11 @@ def _report(
             f"{_ratio(rows.cold, rows.plain)} plain mypy (target <= 1.10x)",
         ),
         ("`loomlint check` warm, unchanged", rows.warm, ""),
+        (
+            "`loomlint check` cold, no loomlint plugin configured",
+            rows.cold_alone,
+            f"{_ratio(rows.cold_alone, rows.plain)} plain mypy (target <= 1.10x)",
+        ),
     ]
     if rows.plugin_one_core:
         added = statistics.median(
