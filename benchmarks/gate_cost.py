@@ -38,6 +38,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -99,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--one-core", action="store_true", help="also plain mypy and mypy + plugin on one core"
     )
     args = parser.parse_args(argv)
+    # Stopped by SIGTERM (a timeout, kill), the codebase's own configuration is put back as
+    # after Ctrl-C: the handlers of ``finally`` run.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     try:  # the findings are compared by the plugin's error codes: fail now, not after a round
         import loomlint.mypy_plugin.codes  # noqa: F401
     except ImportError as missing:
@@ -148,6 +152,12 @@ def _measure(
     check = [str(bin_dir / "loomlint"), "check", "--quiet"]
     config = root / "pyproject.toml"
     original = config.read_text(encoding="utf-8") if config.exists() else None
+    if original is not None and "loomlint.mypy_plugin" in original:
+        # Its "plain" runs would be runs with the plugin: a run stopped by SIGKILL left it so.
+        sys.exit(
+            f"gate_cost.py: {config} already names loomlint's plugin; restore the codebase's "
+            "own configuration (or remove the folder to unpack it again) and run again"
+        )
     with_plugin = bench._with_loomlint_plugin(original)  # pyright: ignore[reportPrivateUsage]
 
     def configure(text: str | None) -> None:
