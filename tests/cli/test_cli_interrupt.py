@@ -175,12 +175,20 @@ if __name__ == "__main__":
 
 
 def test_a_thread_that_fails_as_the_workers_are_killed_prints_nothing(tmp_path: Path) -> None:
-    script = tmp_path / "interrupted.py"
-    script.write_text(THREAD_FAILS_DURING_INTERRUPT, encoding="utf-8")
+    assert run_script(tmp_path, THREAD_FAILS_DURING_INTERRUPT) == (
+        130,
+        "",
+        INTERRUPTED.format("SIGINT"),
+    )
+
+
+def run_script(folder: Path, text: str) -> tuple[int, str, str]:
+    script = folder / "interrupted.py"
+    script.write_text(text, encoding="utf-8")
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
     )
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", INTERRUPTED.format("SIGINT"))
+    return done.returncode, done.stdout, done.stderr
 
 
 # A process that answers SIGINT as the console script does while another of its threads is
@@ -226,9 +234,8 @@ if __name__ == "__main__":
 
 
 def test_ctrl_c_while_a_thread_releases_a_semaphore_leaves_no_leak(tmp_path: Path) -> None:
-    script = tmp_path / "interrupted.py"
-    script.write_text(SIGNAL_WHILE_A_THREAD_RELEASES_A_SEMAPHORE, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    assert run_script(tmp_path, SIGNAL_WHILE_A_THREAD_RELEASES_A_SEMAPHORE) == (
+        130,
+        "",
+        INTERRUPTED.format("SIGINT"),
     )
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", INTERRUPTED.format("SIGINT"))
