@@ -777,6 +777,7 @@ class _Worker:
     def _answer(self, asked: tuple[object, ...]) -> object:
         from loomlint.engine.analyze import (
             finish_analysis,
+            judge_prepared,
             needs_imported_classes,
             prepare_analysis,
             screen_source,
@@ -812,8 +813,8 @@ class _Worker:
 
         def judged() -> FileResult:
             if prepared is not None:
-                prepared.deadline.restart()
-            ready = prepared or prepare_analysis(screen, settings, imported=imported)
+                return judge_prepared(prepared, settings, facts, types_failure=failure)
+            ready = prepare_analysis(screen, settings, imported=imported)
             return finish_analysis(ready, settings, facts, types_failure=failure)
 
         return guarded_analysis(path, judged, debug=False)

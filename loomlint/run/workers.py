@@ -359,27 +359,18 @@ def _ready() -> None:
 
 
 def _analyse_in_worker(task: Task) -> FileResult:
-    from loomlint.engine.analyze import judge_prepared
     from loomlint.run.deepstack import deep_stack
 
     global _worker_held_bytes
     settings = _worker_settings
     assert settings is not None, "worker used before initialisation"
+    prepared = None
     held = _worker_held.pop(task.path, None)
     if held is not None:
         _worker_held_bytes -= len(held[0])
-        if held[0] == task.source:
+        if held[0] == task.source:  # else the file changed since: analysed from its new bytes
             prepared = held[1]
-            return deep_stack(
-                lambda: guarded_analysis(
-                    task.path,
-                    lambda: judge_prepared(
-                        prepared, settings, task.types, types_failure=task.types_failure
-                    ),
-                    debug=_worker_debug,
-                )
-            )
-    return deep_stack(lambda: analyse_task(task, settings, _worker_debug))
+    return deep_stack(lambda: analyse_task(task, settings, _worker_debug, prepared))
 
 
 def _prepare_in_worker(path: str, source: bytes) -> bool:
@@ -424,16 +415,21 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
     return verdicts
 
 
-def analyse_task(task: Task, settings: Settings, debug: bool) -> FileResult:
-    from loomlint.engine.analyze import analyze_source
+def analyse_task(
+    task: Task, settings: Settings, debug: bool, prepared: PreparedAnalysis | None = None
+) -> FileResult:
+    """``analyze_source``'s result for ``task``; only judged when ``prepared`` holds the file
+    prepared from the same bytes (``prepare_ahead``)."""
+    from loomlint.engine.analyze import analyze_source, judge_prepared
 
-    return guarded_analysis(
-        task.path,
-        lambda: analyze_source(
+    def analyse() -> FileResult:
+        if prepared is not None:
+            return judge_prepared(prepared, settings, task.types, types_failure=task.types_failure)
+        return analyze_source(
             task.path, task.source, settings, task.types, types_failure=task.types_failure
-        ),
-        debug=debug,
-    )
+        )
+
+    return guarded_analysis(task.path, analyse, debug=debug)
 
 
 def guarded_analysis(path: str, analyse: Callable[[], FileResult], *, debug: bool) -> FileResult:
