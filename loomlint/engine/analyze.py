@@ -66,7 +66,7 @@ def analyze_source(
     """
     screen = screen_source(path, source, settings)
     if not screen.needs_analysis(types, types_failure):
-        return _nothing_to_analyse(path, types)
+        return nothing_to_analyse(path, types)
     prepared = prepare_analysis(screen, settings, imported=needs_imported_classes(types))
     return finish_analysis(prepared, settings, types, types_failure=types_failure)
 
@@ -82,13 +82,19 @@ def judge_prepared(
     ``loomlint check``'s first worker while mypy builds): its budget counts from now, as
     judging follows the flow further."""
     if not prepared.screen.needs_analysis(types, types_failure):
-        return _nothing_to_analyse(prepared.screen.path, types)
+        return nothing_to_analyse(prepared.screen.path, types)
     prepared.deadline.restart()
     return finish_analysis(prepared, settings, types, types_failure=types_failure)
 
 
-def _nothing_to_analyse(path: str, types: FileTypes | None) -> FileResult:
-    return FileResult(path=path, unresolved_imports=types.unresolved if types else ())
+def nothing_to_analyse(path: str, types: FileTypes | None) -> FileResult:
+    """The result of a file its screen finds nothing to analyse in (with its types' word on
+    the imports mypy could not read, for the run's warning)."""
+    return FileResult(
+        path=path,
+        unresolved_imports=types.unresolved if types else (),
+        unresolved_untyped=types.unresolved_untyped if types else (),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +274,7 @@ def finish_analysis(
     result = FileResult(
         path=path,
         unresolved_imports=unresolved,
+        unresolved_untyped=types.unresolved_untyped if types is not None else (),
         phase_seconds=dict(prepared.phase_seconds),
         consulted=prepared.consulted,
     )

@@ -98,6 +98,9 @@ class FileResult:
     # Modules mypy could not find that define the receiver of a content read in the file:
     # the file was judged without types (as ``--no-types`` would), and the run says so.
     unresolved_imports: tuple[str, ...] = ()
+    # Of those, the modules installed but shipping no type information (``FileTypes``'s
+    # ``unresolved_untyped``): kept with the result, so a cached result warns as its run did.
+    unresolved_untyped: tuple[str, ...] = ()
     # The findings that rest on neither a type nor the presets' data, counted by why
     # (``engine.guesses``; a kind with none is absent): left out of ``diagnostics`` unless the
     # settings ask for them (``report_guesses``), and counted in the run's warnings.

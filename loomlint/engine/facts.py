@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from mypy.argmap import map_actuals_to_formals
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
+from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
@@ -133,10 +134,13 @@ class FactCollector:
         options: Options,
         *,
         check_untyped_defs: bool,
+        module_finder: FindModuleCache | None = None,
     ) -> None:
         self._types = types
         self._spi = spi
         self._options = options
+        # The build's: which of the modules mypy could not read are installed without types.
+        self._module_finder = module_finder
         self._check_untyped_defs = check_untyped_defs
         self._tracked: list[_Tracked] = []
         self._excluded: set[int] = set()
@@ -216,6 +220,7 @@ class FactCollector:
             unchecked=tuple(self._unchecked),
             skipped=tuple(self._skipped),
             unresolved=tuple(self._unresolved),
+            unresolved_untyped=tuple(m for m in self._unresolved if self._installed_untyped(m)),
             untyped=frozenset(untyped),
             any_reads=frozenset(any_reads),
         )
@@ -560,6 +565,13 @@ class FactCollector:
         module = self._unresolved_module(receiver)
         if module is not None:
             self._unresolved.setdefault(module, None)
+
+    def _installed_untyped(self, module: str) -> bool:
+        finder = self._module_finder
+        return (
+            finder is not None
+            and finder.find_module(module) is ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS
+        )
 
     def _unresolved_module(self, typ: Type | None) -> str | None:
         """The module mypy could not find that ``typ`` (``Any``) stands in for a name of,

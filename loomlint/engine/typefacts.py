@@ -118,6 +118,10 @@ class FileTypes:
     # Modules mypy could not find (not installed where loomlint runs, or a missing import)
     # that define the receiver of a content read: named in the run's warning.
     unresolved: tuple[str, ...] = ()
+    # Of ``unresolved``, the modules installed where mypy looks that ship no type information
+    # (no ``py.typed``, no stubs), which mypy skips unless told to follow them: asked of the
+    # build's own module finder, so that the run's warning gives them their own remedy.
+    unresolved_untyped: tuple[str, ...] = ()
     # Expressions mypy types ``Any`` for a name of such a module (a message, or what was read
     # from one): types say nothing of them, so they are judged as without types.
     untyped: frozenset[NodeKey] = frozenset()

@@ -27,6 +27,7 @@ from mypy.build import BuildManager, State
 from mypy.checker import TypeChecker
 from mypy.checker_state import checker_state
 from mypy.errors import Errors
+from mypy.modulefinder import FindModuleCache
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.types import Type
@@ -46,6 +47,8 @@ class CheckedModule:
     errors: Errors
     # The bytes mypy checked (None when they cannot be had: then the file cannot be analysed).
     source: bytes | None
+    # The build's module finder (None when the build's manager cannot be found).
+    finder: FindModuleCache | None
 
 
 class CheckedModules:
@@ -137,6 +140,7 @@ class CheckedModules:
                 state.options,
                 errors,
                 _checked_bytes(state.manager, state.xpath, state.source),
+                state.manager.find_module_cache,
             )
         if checker is None:
             return None
@@ -151,6 +155,7 @@ class CheckedModules:
             checker.options,
             errors,
             _checked_bytes(self._manager, checker.path, None),
+            self._manager.find_module_cache if self._manager is not None else None,
         )
 
 

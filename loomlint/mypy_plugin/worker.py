@@ -779,6 +779,7 @@ class _Worker:
             finish_analysis,
             judge_prepared,
             needs_imported_classes,
+            nothing_to_analyse,
             prepare_analysis,
             screen_source,
         )
@@ -803,7 +804,7 @@ class _Worker:
         assert facts is None or isinstance(facts, FileTypes)
         assert failure is None or isinstance(failure, str)
         if not screen.needs_analysis(facts, failure):
-            return FileResult(path=path, unresolved_imports=facts.unresolved if facts else ())
+            return nothing_to_analyse(path, facts)
         imported = needs_imported_classes(facts)
         prepared = known.prepared
         if known.prepared_imported is not None and imported:

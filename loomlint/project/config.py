@@ -33,7 +33,6 @@ from loomlint.catalog.rules import (
     rules_dir,
 )
 from loomlint.catalog.spi import SpiModel, build_spi_model
-from loomlint.content.words import with_article
 from loomlint.project.globs import MatcherMissing, check_patterns, matches
 from loomlint.project.selection import (
     UNUSED_SUPPRESSION_CODE,
@@ -627,6 +626,10 @@ def _describe(value: object) -> str:
         return "a table"
     if isinstance(value, list):
         return "a list with a non-string item"
+    # Imported here, on an error's path: importing ``loomlint.content`` imports the whole
+    # reference library, a sixth of every `loomlint check`'s start.
+    from loomlint.content.words import with_article
+
     return with_article(type(value).__name__)
 
 

@@ -109,6 +109,16 @@ def files_unchanged(key: str) -> bool:
     return stat_files(stats) == stats
 
 
+def _module_names(recorded: object) -> tuple[str, ...] | None:
+    """A recorded list of module names, or None when it is not one."""
+    if not isinstance(recorded, list):
+        return None
+    names = cast("list[object]", recorded)
+    if not all(isinstance(name, str) for name in names):
+        return None
+    return tuple(cast("list[str]", names))
+
+
 def _stamp(recorded: object) -> FileStamp:
     """A stamp read back from JSON; raises ``ValueError`` or ``TypeError`` for another shape
     (a record of an older loomlint's two numbers, say)."""
@@ -207,16 +217,16 @@ class ResultCache:
         except (KeyError, TypeError, ValueError, RecursionError):
             return None
         key = entry.get("dependency_key")
-        unresolved: object = entry.get("unresolved_imports", [])
-        if not isinstance(unresolved, list) or not all(
-            isinstance(module, str) for module in cast("list[object]", unresolved)
-        ):
+        unresolved = _module_names(entry.get("unresolved_imports", []))
+        untyped = _module_names(entry.get("unresolved_untyped", []))
+        if unresolved is None or untyped is None:
             return None
         return CachedResult(
             FileResult(
                 path=path,
                 diagnostics=diagnostics,
-                unresolved_imports=tuple(cast("list[str]", unresolved)),
+                unresolved_imports=unresolved,
+                unresolved_untyped=untyped,
                 guesses=guesses,
             ),
             key if isinstance(key, str) else None,
@@ -229,6 +239,7 @@ class ResultCache:
             "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
             # Judged without types there: the run's warning names them again.
             "unresolved_imports": list(result.unresolved_imports),
+            "unresolved_untyped": list(result.unresolved_untyped),
             # Findings there that were guesses, by why, for the run's warnings.
             "guesses": guesses_to_json(result.guesses),
         }

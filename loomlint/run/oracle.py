@@ -37,7 +37,7 @@ from typing import Protocol
 
 import platformdirs
 from mypy import build
-from mypy.build import BuildManager, Graph, State, default_data_dir
+from mypy.build import BuildManager, Graph, State
 from mypy.errors import CompileError
 from mypy.freetree import free_tree
 from mypy.graph_utils import strongly_connected_components
@@ -45,8 +45,6 @@ from mypy.main import process_options
 from mypy.modulefinder import (
     BuildSource,
     FindModuleCache,
-    ModuleNotFoundReason,
-    compute_search_paths,
 )
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
@@ -240,21 +238,29 @@ class MypyOracle:
 
         fact_seconds = [0.0]
 
-        def take(tree: MypyFile, types: dict[Expression, Type], module_options: Options) -> None:
+        def take(
+            tree: MypyFile,
+            types: dict[Expression, Type],
+            module_options: Options,
+            finder: FindModuleCache,
+        ) -> None:
             started = time.perf_counter()
             try:
-                take_facts(tree, types, module_options)
+                take_facts(tree, types, module_options, finder)
             finally:
                 fact_seconds[0] += time.perf_counter() - started
 
         def take_facts(
-            tree: MypyFile, types: dict[Expression, Type], module_options: Options
+            tree: MypyFile,
+            types: dict[Expression, Type],
+            module_options: Options,
+            finder: FindModuleCache,
         ) -> None:
             source = by_abspath.get(os.path.abspath(tree.path))
             if source is None or source.path in taken:
                 return
             if not source.force:
-                self._take_spare(source, tree, types, module_options, spare)
+                self._take_spare(source, tree, types, module_options, finder, spare)
                 return
             judged = plugin_judged.take(os.path.abspath(tree.path))
             if (
@@ -266,7 +272,7 @@ class MypyOracle:
                 return
             taken.add(source.path)
             try:
-                found = self._facts_of(source, tree, types, module_options, consumer)
+                found = self._facts_of(source, tree, types, module_options, finder, consumer)
             except Exception as exc:  # loomlint's own bug: that file goes without types
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 unreadable[source.path] = f"internal error while reading mypy's types ({detail})"
@@ -317,7 +323,7 @@ class MypyOracle:
             checked = target.text is not None or target.module in built.manager.rechecked_modules
             if (not streamed or hook.attached is False) and checked and state.tree is not None:
                 # The trees and types were kept to the build's end.
-                take(state.tree, built.types, state.options)
+                take(state.tree, built.types, state.options, built.manager.find_module_cache)
         # What the cache answered for: each forced file is checked alone, against the cached
         # interfaces of every module it imports (its import cycle's included). The largest
         # first: the analyses of the files whose facts come last are what the run waits for.
@@ -345,7 +351,7 @@ class MypyOracle:
                 unreadable[source.path] = f"mypy crashed with an internal error: {detail}"
                 continue
             assert state.tree is not None
-            take(state.tree, state.type_map(), state.options)
+            take(state.tree, state.type_map(), state.options, built.manager.find_module_cache)
             _release(built.manager, state)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
@@ -387,6 +393,7 @@ class MypyOracle:
         tree: MypyFile,
         types: dict[Expression, Type],
         module_options: Options,
+        finder: FindModuleCache,
         consumer: FactsConsumer | None,
     ) -> FileTypes | None:
         """A checked file's facts, when its analysis may need them; passed on to ``consumer``.
@@ -397,7 +404,7 @@ class MypyOracle:
         screened = consumer.screened(source.path) if consumer is not None else None
         facts: FileTypes | None = None
         if screened is not False or types_content(tree, types, self._spi):
-            facts = self._collect(tree, types, module_options)
+            facts = self._collect(tree, types, module_options, finder)
         if consumer is not None:
             consumer.accept(source.path, facts)
         return facts
@@ -408,6 +415,7 @@ class MypyOracle:
         tree: MypyFile,
         types: dict[Expression, Type],
         module_options: Options,
+        finder: FindModuleCache,
         spare: dict[str, FileTypes],
     ) -> None:
         """Keep the facts of a file mypy checked though it was not forced, if mypy read the
@@ -416,16 +424,24 @@ class MypyOracle:
             with open(source.path, encoding="utf-8", newline="") as file:
                 if file.read() != source.text:
                     return
-            spare[source.path] = self._collect(tree, types, module_options)
+            spare[source.path] = self._collect(tree, types, module_options, finder)
         except Exception:  # a spare is only a shortcut: without it, the file is built again
             return
 
     def _collect(
-        self, tree: MypyFile, types: dict[Expression, Type], module_options: Options
+        self,
+        tree: MypyFile,
+        types: dict[Expression, Type],
+        module_options: Options,
+        finder: FindModuleCache,
     ) -> FileTypes:
         """A checked module's facts, read with its own options."""
         collector = FactCollector(
-            types, self._spi, module_options, check_untyped_defs=module_options.check_untyped_defs
+            types,
+            self._spi,
+            module_options,
+            check_untyped_defs=module_options.check_untyped_defs,
+            module_finder=finder,
         )
         return collector.collect(tree)
 
@@ -637,29 +653,6 @@ def _crash_from_output(output: str, targets: dict[str, SourceFile], trace: str =
             detail = f": {trace}" if trace else ""
             return _TargetCrash(abspath, f"mypy crashed with an internal error{where}{detail}")
     return OracleUnavailable("mypy crashed: " + _first_lines(trace or output))
-
-
-def modules_without_types(
-    modules: Sequence[str], paths: Sequence[str], config_file: Path | None
-) -> set[str]:
-    """Of ``modules`` (which mypy did not read for the files at ``paths``), those installed
-    where mypy looks but shipping no type information (no ``py.typed``, no stubs): mypy skips
-    them unless told to follow them, as opposed to modules it cannot find at all. Asked of
-    mypy's own module finder, with the user's configuration; nothing is built."""
-    args = ["--config-file", str(config_file)] if config_file is not None else []
-    try:
-        sources, options = process_options(
-            [*args, "--", *paths], stdout=io.StringIO(), stderr=io.StringIO()
-        )
-        search_paths = compute_search_paths(sources, options, default_data_dir())
-    except (SystemExit, OSError, CompileError):
-        return set()
-    finder = FindModuleCache(search_paths, None, options)
-    return {
-        module
-        for module in modules
-        if finder.find_module(module) is ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS
-    }
 
 
 def _first_lines(text: str, count: int = 3) -> str:

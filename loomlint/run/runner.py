@@ -229,16 +229,7 @@ class _Run:
                 "mypy could not analyse some files (LML904); they were checked without types, "
                 "so precision is reduced there"
             )
-        unresolved = {m for result in run.results for m in result.unresolved_imports}
-        without_types: set[str] = set()
-        if unresolved:
-            from loomlint.run.oracle import modules_without_types
-
-            without_types = modules_without_types(
-                sorted(unresolved),
-                [r.path for r in run.results if r.unresolved_imports],
-                self._settings.mypy_config_file,
-            )
+        without_types = {m for result in run.results for m in result.unresolved_untyped}
         run.warnings.extend(
             unresolved_imports_warning(
                 run.results, without_types, report_guesses=self._settings.report_guesses

@@ -29,7 +29,6 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
@@ -128,6 +127,10 @@ def environment_digest() -> str:
     daemon compares what it runs, not what was installed after it started. (Packages
     installed into the environment meanwhile are the warm build's to notice:
     ``WarmMypy`` watches the folders mypy finds packages in.)"""
+    # Imported here: ``importlib.metadata`` is slow to import, and a check only needs this
+    # digest once it knows a daemon is there to ask.
+    from importlib import metadata
+
     try:
         mypy_version = metadata.version("mypy")
     except metadata.PackageNotFoundError:
@@ -218,6 +221,7 @@ def file_result_to_json(result: FileResult) -> dict[str, object]:
         "diagnostics": [diagnostic_to_json(d) for d in result.diagnostics],
         "degraded": result.degraded,
         "unresolved_imports": list(result.unresolved_imports),
+        "unresolved_untyped": list(result.unresolved_untyped),
         "guesses": guesses_to_json(result.guesses),
     }
 
@@ -228,6 +232,7 @@ def file_result_from_json(data: Mapping[str, Any]) -> FileResult:
         diagnostics=[diagnostic_from_json(d) for d in data["diagnostics"]],
         degraded=bool(data["degraded"]),
         unresolved_imports=tuple(str(m) for m in data["unresolved_imports"]),
+        unresolved_untyped=tuple(str(m) for m in data["unresolved_untyped"]),
         guesses=guesses_from_json(data["guesses"]),
     )
 
@@ -291,6 +296,8 @@ def check_with_daemon(
     cannot give it (the caller then runs the check itself)."""
     if not hasattr(socket, "AF_UNIX"):
         raise EndpointError("this platform has no Unix-domain sockets")
+    socket_file = socket_path(settings.project_root)
+    trusted_socket(socket_file)  # no daemon, no request to make: the usual case, answered first
     absolute = {os.path.abspath(settings.cwd / path): path for path in files}
     request = CheckRequest(
         cwd=str(settings.cwd),
@@ -303,7 +310,7 @@ def check_with_daemon(
         # checks): the daemon takes the same.
         presets=None if settings.inferable_presets else tuple(p.name for p in settings.presets),
     )
-    answer = exchange(socket_path(settings.project_root), request.to_json(), client_timeout())
+    answer = exchange(socket_file, request.to_json(), client_timeout())
     if answer.get("event") == "refused":
         raise EndpointError(f"the daemon declined: {answer.get('reason')}")
     if answer.get("event") != "result":
@@ -342,5 +349,6 @@ def _as_given(result: FileResult, given: Mapping[str, str]) -> FileResult:
         ],
         degraded=result.degraded,
         unresolved_imports=result.unresolved_imports,
+        unresolved_untyped=result.unresolved_untyped,
         guesses=result.guesses,
     )

@@ -367,7 +367,9 @@ class WarmMypy(MypyOracle):
         the file on disk, they are also remembered (``_confirm_unchanged``)."""
         assert state.tree is not None
         try:
-            facts = self._facts_of(source, state.tree, types, state.options, consumer)
+            facts = self._facts_of(
+                source, state.tree, types, state.options, state.manager.find_module_cache, consumer
+            )
         except Exception as exc:  # loomlint's own bug: this file goes without types
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             result.failures[source.path] = f"internal error while reading mypy's types ({detail})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -163,6 +164,19 @@ def show(reply: Message) -> str:
 """
 
 
+UNTYPED_SDK_WARNING = (
+    "warning: mypy does not read untyped_chat_sdk, which defines the messages read in 1 "
+    "file: it is installed, but ships no type information (no py.typed marker, no stubs); "
+    "their reads there are judged by the presets' data where it knows them; 1 finding "
+    "there that rests on neither types nor preset data was not reported (--report-guesses, "
+    "or `report-guesses = true`, reports them). Let mypy read its code: "
+    "set `follow_untyped_imports = true` for it in your mypy configuration "
+    '(`[[tool.mypy.overrides]]` with `module = ["untyped_chat_sdk", "untyped_chat_sdk.*"]`)'
+    ", or install stubs for it if there are any (`ignore_missing_imports` would only "
+    "silence mypy)\n"
+)
+
+
 @pytest.mark.slow
 def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: Path) -> None:
     site = tmp_path / "site"
@@ -173,19 +187,7 @@ def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: P
     (project / "app.py").write_text(APP, encoding="utf-8")
     result = _loomlint("-q", "app.py", cwd=project, python_path=site)
     # `reply.content` rests on no type and no preset data: a guess, counted, not reported.
-    assert (result.returncode, result.stdout, result.stderr) == (
-        0,
-        "",
-        "warning: mypy does not read untyped_chat_sdk, which defines the messages read in 1 "
-        "file: it is installed, but ships no type information (no py.typed marker, no stubs); "
-        "their reads there are judged by the presets' data where it knows them; 1 finding "
-        "there that rests on neither types nor preset data was not reported (--report-guesses, "
-        "or `report-guesses = true`, reports them). Let mypy read its code: "
-        "set `follow_untyped_imports = true` for it in your mypy configuration "
-        '(`[[tool.mypy.overrides]]` with `module = ["untyped_chat_sdk", "untyped_chat_sdk.*"]`)'
-        ", or install stubs for it if there are any (`ignore_missing_imports` would only "
-        "silence mypy)\n",
-    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", UNTYPED_SDK_WARNING)
     guessed = _loomlint("-q", "--report-guesses", "app.py", cwd=project, python_path=site)
     assert (guessed.returncode, guessed.stdout) == (
         1,
@@ -202,3 +204,67 @@ def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: P
     )
     followed = _loomlint("-q", "app.py", cwd=project, python_path=site)
     assert (followed.returncode, followed.stdout, followed.stderr) == (0, "", "")
+
+
+def _timed_run(command: list[str], cwd: Path, site: Path) -> tuple[int, str, str, list[str]]:
+    """A real run with ``site`` installed, LOOMLINT_TIMINGS set and Python's import times
+    shown: its exit status, its stdout, its stderr without the timing lines, and those lines
+    (the imports' too)."""
+    python_path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    env = {
+        **os.environ,
+        "PYTHONPATH": python_path,
+        "LOOMLINT_TIMINGS": "1",
+        "PYTHONPROFILEIMPORTTIME": "1",
+    }
+    ran = subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=600
+    )
+    lines = ran.stderr.splitlines(keepends=True)
+    timings = [line for line in lines if line.startswith(("loomlint timings", "import time:"))]
+    other = "".join(line for line in lines if line not in timings)
+    return ran.returncode, ran.stdout, other, timings
+
+
+@pytest.mark.slow
+def test_a_cached_result_names_the_package_without_types_as_its_run_did(tmp_path: Path) -> None:
+    """Which unread modules are installed without types is asked of the build's module finder
+    when the file is analysed, and kept with its result: a check answered from the result
+    cache, or from what mypy with loomlint's plugin recorded, warns as the analysing run did,
+    without starting mypy to ask again."""
+    site = tmp_path / "site"
+    (site / "untyped_chat_sdk").mkdir(parents=True)
+    (site / "untyped_chat_sdk" / "__init__.py").write_text(UNTYPED_SDK, encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.py").write_text(APP, encoding="utf-8")
+    check = [LOOMLINT, "check", "-q", "--no-daemon", "app.py"]
+    for expected_hits in ("0 hits", "1 hits"):
+        code, stdout, stderr, timings = _timed_run(check, project, site)
+        assert (code, stdout, stderr) == (0, "", UNTYPED_SDK_WARNING)
+        assert any(f"result cache: {expected_hits}" in line for line in timings), timings
+    # mypy with the plugin judges the file and records its result; the check after it
+    # analyses nothing, and warns as the plugin's analysis found.
+    shutil.rmtree(project / ".loomlint_cache")
+    (project / "pyproject.toml").write_text(
+        '[tool.mypy]\nplugins = ["loomlint.mypy_plugin"]\n', encoding="utf-8"
+    )
+    fresh_cache = str(tmp_path / "mypy-cache")
+    mypy = [str(Path(sys.executable).with_name("mypy")), "--cache-dir", fresh_cache, "app.py"]
+    code, stdout, stderr, timings = _timed_run(mypy, project, site)
+    assert (code, stdout, stderr) == (
+        1,
+        'app.py:1: error: Skipping analyzing "untyped_chat_sdk": module is installed, but '
+        "missing library stubs or py.typed marker  [import-untyped]\n"
+        "app.py:1: note: See https://mypy.readthedocs.io/en/stable/running_mypy.html"
+        "#missing-imports\n"
+        "Found 1 error in 1 file (checked 1 source file)\n",
+        "",
+    )
+    code, stdout, stderr, timings = _timed_run(check, project, site)
+    assert (code, stdout, stderr) == (0, "", UNTYPED_SDK_WARNING)
+    assert any("planned: 0 files to analyse" in line for line in timings), timings
+    # Nor did it start mypy to ask which modules are installed without types.
+    imported = {line.rpartition("|")[2].strip() for line in timings if "import time:" in line}
+    assert "loomlint.cli" in imported
+    assert sorted(m for m in imported if m.partition(".")[0] == "mypy") == []
