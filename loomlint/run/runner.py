@@ -147,7 +147,8 @@ class _Run:
         self._mypy_unavailable: str | None = None
         self._fact_seconds = 0.0
 
-    def _mark(self, phase: str) -> None:
+    def mark(self, phase: str) -> None:
+        """A LOOMLINT_TIMINGS line: how long the run has taken when it reaches ``phase``."""
         if self._timings:
             elapsed = time.perf_counter() - self._started
             print(f"loomlint timings: {elapsed:7.2f} s  {phase}", file=sys.stderr)
@@ -175,7 +176,7 @@ class _Run:
                 self._tick()
             else:
                 relevant.append(path)
-        self._mark(
+        self.mark(
             f"read and screened {len(paths)} files by text: {len(relevant)} to parse, "
             f"{self._compiled} compiled"
         )
@@ -188,13 +189,13 @@ class _Run:
             ),
             debug=self._debug,
         )
-        self._mark(f"result cache: {sum(c is not None for c in cached.values())} hits")
+        self.mark(f"result cache: {sum(c is not None for c in cached.values())} hits")
         try:
             if self._settings.types == "none":
                 self._plan_without_types(relevant, sources, cached, results, pool)
             else:
                 self._plan_with_types(relevant, sources, cached, results, pool)
-            self._mark(f"planned: {len(self._pending)} files to analyse")
+            self.mark(f"planned: {len(self._pending)} files to analyse")
             phases: dict[str, float] = {}
             waited = 0.0
             for path, result_of in self._pending.items():
@@ -214,13 +215,13 @@ class _Run:
                     if key is None and result.consulted:
                         key = files_key(result.consulted)
                     self._cache.put(path, digests[path], result, key)
-            self._mark("analysed")
+            self.mark("analysed")
             self._mark_phases(phases, waited, pool.prepared_ahead)
             if self._cache is not None and self._compilable - self._known_compilable:
                 self._cache.record_compilable(self._compilable | self._known_compilable)
         finally:
             pool.close()
-            self._mark("workers stopped")
+            self.mark("workers stopped")
         run = RunResult(
             results=[results[path] for path in paths], notes=self.notes, digests=digests
         )
@@ -248,7 +249,7 @@ class _Run:
             f"{phase} {phases.get(phase, 0.0):.2f} s"
             for phase in ("parse", "flow", "positions", "judging")
         )
-        self._mark(
+        self.mark(
             f"analysis, summed over files: {spent}; facts taken inside mypy's build "
             f"{self._fact_seconds:.2f} s; the run waited {waited:.2f} s for analyses after "
             f"the build; {prepared} files prepared while mypy built"
@@ -295,7 +296,7 @@ class _Run:
                 assert hit is not None
                 results[path] = hit.result
                 self._tick()
-            self._mark("nothing the last build read has changed: no mypy build")
+            self.mark("nothing the last build read has changed: no mypy build")
             return
         from loomlint.run.oracle import SourceFile, dependency_key_holds
 
@@ -315,14 +316,15 @@ class _Run:
                 results[path] = hit.result
                 self._tick()
         # While mypy builds, a worker screens the files it must analyse: most files that
-        # mention content never read it, and need no LibCST analysis beyond that screen.
+        # mention content never read it, and need no LibCST analysis beyond that screen. Then
+        # it prepares those that may report, for judging the moment mypy gives their facts.
+        # Neither when loomlint's plugin judges them inside the build (``building``).
         to_analyse = [(p, sources[p]) for p in relevant if cached[p] is None]
-        screening = pool.screen(to_analyse)
-        # Then it prepares those that may report, for judging the moment mypy gives their facts
-        # (unless loomlint's plugin judges them inside the build: ``building``).
         to_prepare = [(p, source) for p, source in to_analyse if p not in rejected]
-        consumer = _AnalyseAsFactsArrive(self, pool, sources, screening, to_prepare)
-        self._mark("screening started")
+        consumer = _AnalyseAsFactsArrive(self, pool, sources, to_analyse, to_prepare)
+        if self._given_oracle is not None:
+            # A warm build (the language server's, the daemon's) says nothing as it starts.
+            consumer.start_screening()
         pool.hold_growth()
         oracle = self._oracle(
             [
@@ -334,10 +336,10 @@ class _Run:
         )
         pool.release_growth()
         consumer.settle()
-        self._mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
+        self.mark(f"mypy built, {len(oracle.files) if oracle else 0} files' facts collected")
         if oracle is not None:
             rechecked = sorted(oracle.rechecked)
-            self._mark(
+            self.mark(
                 f"mypy re-checked {len(rechecked)} modules besides the checked files"
                 + (f": {', '.join(rechecked[:20])}" if rechecked else "")
             )
@@ -365,7 +367,7 @@ class _Run:
             # The interface of a module they depend on moved: build again with them forced.
             again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
             consumer.settle()
-            self._mark(f"mypy built again for {len(stale)} cached files whose dependencies moved")
+            self.mark(f"mypy built again for {len(stale)} cached files whose dependencies moved")
             if again is not None:
                 oracle.failures.update(again.failures)
                 oracle.inputs.update(again.inputs)
@@ -469,22 +471,35 @@ class _AnalyseAsFactsArrive:
         run: _Run,
         pool: AnalysisPool,
         sources: dict[str, bytes],
-        screening: Future[dict[str, bool]] | None,
+        to_screen: list[tuple[str, bytes]],
         to_prepare: list[tuple[str, bytes]],
     ) -> None:
         self._run = run
         self._pool = pool
         self._sources = sources
-        self._screening = screening
+        self._to_screen: list[tuple[str, bytes]] | None = to_screen
+        self._screening: Future[dict[str, bool]] | None = None
         self._to_prepare = to_prepare
         self._accepted: set[str] = set()
         # Facts of files whose screen had not said yet whether they may report.
         self._undecided: dict[str, FileTypes] = {}
 
+    def start_screening(self) -> None:
+        """Start the screen of the files to analyse (once), on the pool's first worker."""
+        if self._to_screen is not None:
+            self._screening = self._pool.screen(self._to_screen)
+            self._to_screen = None
+            self._run.mark("screening started")
+
     def building(self, plugin_judges: bool) -> None:
         if not plugin_judges:
+            self.start_screening()
             self._pool.prepare_ahead(self._to_prepare)
-        self._to_prepare = []  # a second build (cached files whose dependencies moved) is small
+        # A second build (cached files whose dependencies moved) is small: nothing to prepare.
+        # With the plugin judging, nothing to screen either: a file it judges is taken as it
+        # judged it (``take_result``), and one it did not is analysed whole.
+        self._to_screen = None
+        self._to_prepare = []
 
     def screened(self, path: str) -> bool | None:
         if self._screening is None:

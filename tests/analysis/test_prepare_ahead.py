@@ -53,13 +53,15 @@ def test_check_with_a_worker_finds_exactly_what_it_finds_in_process(
     # pool's own test below makes it certain); none was prepared twice, nor the screened out.
     (prepared,) = re.findall(r"(\d+) files prepared while mypy built", done.stderr)
     assert 0 <= int(prepared) <= FILES
+    assert re.findall(r"s  (screening started)", done.stderr) == ["screening started"]
 
 
-def test_check_prepares_nothing_when_loomlints_plugin_judges_inside_its_build(
+def test_check_screens_and_prepares_nothing_when_loomlints_plugin_judges_inside_its_build(
     tmp_path: Path, mypy_caches: MypyCaches
 ) -> None:
     # The project's mypy configuration names the plugin: `loomlint check`'s build loads it, its
-    # worker prepares and judges the files, and the run takes its results (plugin_results).
+    # worker screens, prepares and judges the files, and the run takes its results
+    # (plugin_results): its own worker does neither.
     (tmp_path / "pyproject.toml").write_text(
         f"[tool.mypy]\n{PLUGIN_STRICT}\n[tool.loomlint]\n", encoding="utf-8"
     )
@@ -73,6 +75,7 @@ def test_check_prepares_nothing_when_loomlints_plugin_judges_inside_its_build(
     assert re.findall(r"\d+ files prepared while mypy built", done.stderr) == [
         "0 files prepared while mypy built"
     ]
+    assert re.findall(r"s  (screening started)", done.stderr) == []
 
 
 def _check(project: Path, cache: Path) -> subprocess.CompletedProcess[str]:
