@@ -188,6 +188,9 @@ class _Run:
                 with_types=self._settings.types != "none",
             ),
             debug=self._debug,
+            # With types, they start as the build does (``_AnalyseAsFactsArrive.building``),
+            # or when there is work for them: none when loomlint's plugin judges in the build.
+            start_at_once=self._settings.types == "none",
         )
         self.mark(f"result cache: {sum(c is not None for c in cached.values())} hits")
         try:
@@ -221,7 +224,7 @@ class _Run:
                 self._cache.record_compilable(self._compilable | self._known_compilable)
         finally:
             pool.close()
-            self.mark("workers stopped")
+            self.mark(f"workers stopped ({pool.workers_started} started)")
         run = RunResult(
             results=[results[path] for path in paths], notes=self.notes, digests=digests
         )

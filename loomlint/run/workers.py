@@ -104,7 +104,9 @@ class AnalysisPool:
     whole analysis after the build.
     """
 
-    def __init__(self, settings: Settings, plan: PoolPlan, *, debug: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, plan: PoolPlan, *, debug: bool = False, start_at_once: bool = True
+    ) -> None:
         self._settings = settings
         self._debug = debug
         self._maximum = plan.maximum
@@ -116,8 +118,10 @@ class AnalysisPool:
         self._to_prepare: dict[str, bytes] = {}
         self._held: set[str] = set()
         self._waiting_held: collections.deque[_Waiting] = collections.deque()
-        # How many files the first worker prepared ahead (LOOMLINT_TIMINGS).
+        # How many files the first worker prepared ahead, and how many workers were started
+        # (LOOMLINT_TIMINGS).
         self.prepared_ahead = 0
+        self.workers_started = 0
         self._queued_bytes = 0  # source bytes submitted and not finished
         self._growth_held = False
         # Reentrant: growing the pool dispatches, and both hold it.
@@ -127,8 +131,20 @@ class AnalysisPool:
         # its outcome (whether the worker holds it); None stops the feeder.
         self._finished_slots: queue.SimpleQueue[_Finished | None] = queue.SimpleQueue()
         self._feeder: threading.Thread | None = None
-        for _ in range(plan.initial):
-            self._add_worker()
+        # Workers planned and not started yet (``start``): a run whose mypy build judges its
+        # files itself (loomlint's plugin, configured by the project) may need none.
+        self._to_start = plan.initial
+        if start_at_once:
+            self.start()
+
+    def start(self) -> None:
+        """Start the planned workers, once: their imports overlap whatever the caller does
+        next. Screening, preparing or submitting starts them too."""
+        with self._lock:
+            to_start = min(self._to_start, self._maximum - len(self._executors))
+            self._to_start = 0
+            for _ in range(to_start):
+                self._add_worker()
 
     def _add_worker(self) -> None:
         executor = ProcessPoolExecutor(
@@ -140,6 +156,7 @@ class AnalysisPool:
         # Start the process now, so its imports overlap whatever the caller does next.
         executor.submit(_ready)
         self._executors.append(executor)
+        self.workers_started += 1
         self._in_flight.append(0)
         if self._feeder is None:
             self._feeder = threading.Thread(
@@ -158,6 +175,7 @@ class AnalysisPool:
     def screen(self, sources: Sequence[tuple[str, bytes]]) -> Future[dict[str, bool]] | None:
         """Start screening files (``prescreen.may_report``) on the first worker, in the
         background: the caller runs mypy meanwhile."""
+        self.start()
         if not self._executors or not sources:
             return None
         return self._executors[0].submit(_screen_in_worker, list(sources))
@@ -165,6 +183,7 @@ class AnalysisPool:
     def prepare_ahead(self, sources: Sequence[tuple[str, bytes]]) -> None:
         """Have the first worker prepare these files, in this order, while it has nothing else
         to do: those its screen found may report, within its budget (``_HELD_BYTES``)."""
+        self.start()
         if not self._executors:
             return
         with self._lock:
@@ -188,6 +207,7 @@ class AnalysisPool:
         In-process, the analysis runs now (the caller is already on a deep-stack thread,
         see runner.run_check).
         """
+        self.start()
         if not self._executors:
             result = analyse_task(task, self._settings, self._debug)
             return lambda: result

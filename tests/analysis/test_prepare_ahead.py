@@ -54,6 +54,7 @@ def test_check_with_a_worker_finds_exactly_what_it_finds_in_process(
     (prepared,) = re.findall(r"(\d+) files prepared while mypy built", done.stderr)
     assert 0 <= int(prepared) <= FILES
     assert re.findall(r"s  (screening started)", done.stderr) == ["screening started"]
+    assert re.findall(r"workers stopped \((\d+) started\)", done.stderr) == ["1"]
 
 
 def test_check_screens_and_prepares_nothing_when_loomlints_plugin_judges_inside_its_build(
@@ -61,7 +62,7 @@ def test_check_screens_and_prepares_nothing_when_loomlints_plugin_judges_inside_
 ) -> None:
     # The project's mypy configuration names the plugin: `loomlint check`'s build loads it, its
     # worker screens, prepares and judges the files, and the run takes its results
-    # (plugin_results): its own worker does neither.
+    # (plugin_results): the run's own pool does neither, and starts no worker.
     (tmp_path / "pyproject.toml").write_text(
         f"[tool.mypy]\n{PLUGIN_STRICT}\n[tool.loomlint]\n", encoding="utf-8"
     )
@@ -76,6 +77,8 @@ def test_check_screens_and_prepares_nothing_when_loomlints_plugin_judges_inside_
         "0 files prepared while mypy built"
     ]
     assert re.findall(r"s  (screening started)", done.stderr) == []
+    # Its worker was never started: the run had no work for it.
+    assert re.findall(r"workers stopped \((\d+) started\)", done.stderr) == ["0"]
 
 
 def _check(project: Path, cache: Path) -> subprocess.CompletedProcess[str]:

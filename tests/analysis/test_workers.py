@@ -49,6 +49,30 @@ def test_a_worker_joins_when_growth_is_released_and_results_are_exact(tmp_path: 
     assert results == expected
 
 
+def test_a_pool_started_on_demand_starts_its_workers_with_its_first_work(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True))
+    unused = AnalysisPool(settings, PoolPlan(initial=1, maximum=2), start_at_once=False)
+    try:
+        assert unused.worker_count == 0
+    finally:
+        unused.close()
+    assert unused.workers_started == 0
+    task = Task("mod0.py", _source(0, 64), None, None)
+    for first_work in ("screen", "submit"):
+        pool = AnalysisPool(settings, PoolPlan(initial=1, maximum=2), start_at_once=False)
+        try:
+            if first_work == "screen":
+                screening = pool.screen([(task.path, task.source)])
+                assert screening is not None
+                assert screening.result(timeout=120) == {"mod0.py": True}
+            result = pool.submit(task)()
+            assert pool.worker_count == 1
+        finally:
+            pool.close()
+        assert pool.workers_started == 1
+        assert result == analyze_source(task.path, task.source, settings)
+
+
 def test_a_worker_that_dies_fails_every_waiting_analysis_instead_of_hanging(
     tmp_path: Path,
 ) -> None:
