@@ -177,14 +177,21 @@ UNTYPED_SDK_WARNING = (
 )
 
 
-@pytest.mark.slow
-def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: Path) -> None:
+def _untyped_sdk_and_app(tmp_path: Path) -> tuple[Path, Path]:
+    """A folder where an SDK without type information is installed, and a project reading its
+    messages."""
     site = tmp_path / "site"
     (site / "untyped_chat_sdk").mkdir(parents=True)
     (site / "untyped_chat_sdk" / "__init__.py").write_text(UNTYPED_SDK, encoding="utf-8")
     project = tmp_path / "project"
     project.mkdir()
     (project / "app.py").write_text(APP, encoding="utf-8")
+    return site, project
+
+
+@pytest.mark.slow
+def test_an_installed_package_without_types_is_named_with_its_remedy(tmp_path: Path) -> None:
+    site, project = _untyped_sdk_and_app(tmp_path)
     result = _loomlint("-q", "app.py", cwd=project, python_path=site)
     # `reply.content` rests on no type and no preset data: a guess, counted, not reported.
     assert (result.returncode, result.stdout, result.stderr) == (0, "", UNTYPED_SDK_WARNING)
@@ -232,12 +239,7 @@ def test_a_cached_result_names_the_package_without_types_as_its_run_did(tmp_path
     when the file is analysed, and kept with its result: a check answered from the result
     cache, or from what mypy with loomlint's plugin recorded, warns as the analysing run did,
     without starting mypy to ask again."""
-    site = tmp_path / "site"
-    (site / "untyped_chat_sdk").mkdir(parents=True)
-    (site / "untyped_chat_sdk" / "__init__.py").write_text(UNTYPED_SDK, encoding="utf-8")
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "app.py").write_text(APP, encoding="utf-8")
+    site, project = _untyped_sdk_and_app(tmp_path)
     check = [LOOMLINT, "check", "-q", "--no-daemon", "app.py"]
     for expected_hits in ("0 hits", "1 hits"):
         code, stdout, stderr, timings = _timed_run(check, project, site)
