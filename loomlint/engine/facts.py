@@ -76,7 +76,7 @@ from mypy.types import (
 from loomlint.catalog.rules import load_catalog
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine import content_types
-from loomlint.engine.ownership import owner_of_expression
+from loomlint.engine.ownership import owner_of_expression, type_names
 from loomlint.engine.typefacts import (
     CalleeFact,
     ContentKind,
@@ -148,8 +148,13 @@ class FactCollector:
         self._skipped: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
+        # What is read of a type, by its classification key (``content_types``): many
+        # expressions share a few shapes.
         self._kind_of_type: dict[object, ContentKind] = {}
         self._shape_of_type: dict[object, ContentKind] = {}
+        self._json_of_type: dict[object, bool | None] = {}
+        self._dict_parts_of_type: dict[object, bool] = {}
+        self._names_of_type: dict[object, tuple[str, ...]] = {}
         self._type_keys: dict[int, object] = {}
         self._field_origins: set[int] = set()
         self._any_reads: set[int] = set()
@@ -250,7 +255,7 @@ class FactCollector:
         keep_list = (
             shape is ContentKind.PARTS
             and isinstance(node, NameExpr)
-            and content_types.may_hold_dict_parts(self._types.get(node))
+            and self._may_hold_dict_parts(node)
         )
         if (
             kind not in _INTERESTING
@@ -280,8 +285,8 @@ class FactCollector:
             comparand_may_be_text=comparand,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
-            json_content=content_types.is_json_content(typ),
-            owner=owner_of_expression(node, self._types.get, self._spi)
+            json_content=self._json_content(typ),
+            owner=owner_of_expression(node, self._type_names, self._spi)
             if kind in _INTERESTING or shape is ContentKind.CONTENT or origin
             else None,
         )
@@ -312,6 +317,34 @@ class FactCollector:
                 shape = self._shape_of_type[key] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
+
+    def _may_hold_dict_parts(self, node: Expression) -> bool:
+        typ = self._types.get(node)
+        if typ is None:
+            return False
+        key = self._classification_key(typ)
+        found = self._dict_parts_of_type.get(key)
+        if found is None:
+            found = self._dict_parts_of_type[key] = content_types.may_hold_dict_parts(typ)
+        return found
+
+    def _json_content(self, typ: Type | None) -> bool | None:
+        if typ is None:
+            return None
+        key = self._classification_key(typ)
+        if key not in self._json_of_type:
+            self._json_of_type[key] = content_types.is_json_content(typ)
+        return self._json_of_type[key]
+
+    def _type_names(self, node: Expression) -> tuple[str, ...]:
+        typ = self._types.get(node)
+        if typ is None:
+            return ()
+        key = self._classification_key(typ)
+        names = self._names_of_type.get(key)
+        if names is None:
+            names = self._names_of_type[key] = tuple(type_names(typ))
+        return names
 
     def _classification_key(self, typ: Type) -> object:
         # Both verdicts of a type (``_kind``, ``_shape``) are asked for: its key is made once.
