@@ -163,8 +163,13 @@ def _shape_keys(types: Sequence[Type], depth: int) -> tuple[object, ...] | None:
     """The keys of a type's arguments or members, one level down; None when one has none."""
     if depth == 0:
         return None
-    keys = tuple(_shape_key(get_proper_type(typ), depth - 1) for typ in types)
-    return None if None in keys else keys
+    keys: list[object] = []
+    for typ in types:
+        key = _shape_key(get_proper_type(typ), depth - 1)
+        if key is None:
+            return None
+        keys.append(key)
+    return tuple(keys)
 
 
 def may_hold_dict_parts(typ: Type | None) -> bool:

@@ -9,14 +9,16 @@ screened in: does mypy type anything in it as content at all?
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mypy.argmap import map_actuals_to_formals
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
-from mypy.modulefinder import FindModuleCache, ModuleNotFoundReason
+from mypy.modulefinder import ModuleNotFoundReason
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
@@ -76,7 +78,7 @@ from mypy.types import (
 from loomlint.catalog.rules import load_catalog
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine import content_types
-from loomlint.engine.ownership import owner_of_expression
+from loomlint.engine.ownership import owner_of_expression, type_names
 from loomlint.engine.typefacts import (
     CalleeFact,
     ContentKind,
@@ -85,6 +87,9 @@ from loomlint.engine.typefacts import (
     FileTypes,
     NodeKey,
 )
+
+if TYPE_CHECKING:
+    from mypy.build import BuildManager
 
 _INTERESTING = frozenset({ContentKind.CONTENT, ContentKind.PARTS, ContentKind.PART})
 _TRACKED_OPS = frozenset({"+", "%", "and", "or"})
@@ -134,13 +139,14 @@ class FactCollector:
         options: Options,
         *,
         check_untyped_defs: bool,
-        module_finder: FindModuleCache | None = None,
+        build: BuildManager | None = None,
     ) -> None:
         self._types = types
         self._spi = spi
         self._options = options
-        # The build's: which of the modules mypy could not read are installed without types.
-        self._module_finder = module_finder
+        # Its module finder says which of the modules mypy could not read are installed
+        # without types; its modules, where a name another module imported comes from.
+        self._build = build
         self._check_untyped_defs = check_untyped_defs
         self._tracked: list[_Tracked] = []
         self._excluded: set[int] = set()
@@ -148,8 +154,13 @@ class FactCollector:
         self._skipped: list[tuple[int, int]] = []
         self._kinds: dict[int, ContentKind] = {}
         self._shapes: dict[int, ContentKind] = {}
+        # What is read of a type, by its classification key (``content_types``): many
+        # expressions share a few shapes.
         self._kind_of_type: dict[object, ContentKind] = {}
         self._shape_of_type: dict[object, ContentKind] = {}
+        self._json_of_type: dict[object, bool | None] = {}
+        self._dict_parts_of_type: dict[object, bool] = {}
+        self._names_of_type: dict[object, tuple[str, ...]] = {}
         self._type_keys: dict[int, object] = {}
         self._field_origins: set[int] = set()
         self._any_reads: set[int] = set()
@@ -166,6 +177,8 @@ class FactCollector:
         self._unresolved: dict[str, None] = {}
         self._imported_from: dict[str, str] = {}
         self._module_name = ""
+        # Of other modules of the build (``_import_origin``).
+        self._imports_of_module: dict[str, dict[str, str]] = {}
 
     def collect(self, tree: MypyFile) -> FileTypes:
         # A call mypy analyses into a special form (``cast(T, x)``, ``reveal_type(x)``) keeps
@@ -250,7 +263,7 @@ class FactCollector:
         keep_list = (
             shape is ContentKind.PARTS
             and isinstance(node, NameExpr)
-            and content_types.may_hold_dict_parts(self._types.get(node))
+            and self._may_hold_dict_parts(node)
         )
         if (
             kind not in _INTERESTING
@@ -280,8 +293,8 @@ class FactCollector:
             comparand_may_be_text=comparand,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
-            json_content=content_types.is_json_content(typ),
-            owner=owner_of_expression(node, self._types.get, self._spi)
+            json_content=self._json_content(typ),
+            owner=owner_of_expression(node, self._type_names, self._spi)
             if kind in _INTERESTING or shape is ContentKind.CONTENT or origin
             else None,
         )
@@ -312,6 +325,34 @@ class FactCollector:
                 shape = self._shape_of_type[key] = content_types.classify_shape(typ)
             self._shapes[node_id] = shape
         return shape
+
+    def _may_hold_dict_parts(self, node: Expression) -> bool:
+        typ = self._types.get(node)
+        if typ is None:
+            return False
+        key = self._classification_key(typ)
+        found = self._dict_parts_of_type.get(key)
+        if found is None:
+            found = self._dict_parts_of_type[key] = content_types.may_hold_dict_parts(typ)
+        return found
+
+    def _json_content(self, typ: Type | None) -> bool | None:
+        if typ is None:
+            return None
+        key = self._classification_key(typ)
+        if key not in self._json_of_type:
+            self._json_of_type[key] = content_types.is_json_content(typ)
+        return self._json_of_type[key]
+
+    def _type_names(self, node: Expression) -> tuple[str, ...]:
+        typ = self._types.get(node)
+        if typ is None:
+            return ()
+        key = self._classification_key(typ)
+        names = self._names_of_type.get(key)
+        if names is None:
+            names = self._names_of_type[key] = tuple(type_names(typ))
+        return names
 
     def _classification_key(self, typ: Type) -> object:
         # Both verdicts of a type (``_kind``, ``_shape``) are asked for: its key is made once.
@@ -567,10 +608,11 @@ class FactCollector:
             self._unresolved.setdefault(module, None)
 
     def _installed_untyped(self, module: str) -> bool:
-        finder = self._module_finder
+        build = self._build
         return (
-            finder is not None
-            and finder.find_module(module) is ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS
+            build is not None
+            and build.find_module_cache.find_module(module)
+            is ModuleNotFoundReason.FOUND_WITHOUT_TYPE_HINTS
         )
 
     def _unresolved_module(self, typ: Type | None) -> str | None:
@@ -579,10 +621,48 @@ class FactCollector:
         missing = _missing_import(typ)
         if missing is None:
             return None
-        local = missing.removeprefix(self._module_name + ".")
-        head = local.split(".", 1)[0]
-        module = self._imported_from.get(head, missing)
+        module = self._import_origin(missing)
         return None if _UNRELATED.is_unrelated_module(module) else module
+
+    def _import_origin(self, missing: str) -> str:
+        """The module a name mypy records as missing was imported from.
+
+        mypy names it in the module that imported it (``pkg.agent.observe`` for ``from
+        langfuse import observe`` in ``pkg.agent``), and a value typed by it reaches other
+        modules: ``Agent().step()``, whose method that module decorated with it, is that
+        ``Any`` wherever it is called."""
+        importing, imports = self._module_name, self._imported_from
+        if not missing.startswith(importing + "."):
+            owner = self._defining_module(missing)
+            if owner is not None:
+                importing, imports = owner, self._imports_of(owner)
+        head = missing.removeprefix(importing + ".").split(".", 1)[0]
+        return imports.get(head, missing)
+
+    def _defining_module(self, name: str) -> str | None:
+        """The module of the build whose name ``name`` is qualified by (the longest)."""
+        modules = self._build.modules if self._build is not None else {}
+        parts = name.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:end])
+            if module in modules:
+                return module
+        return None
+
+    def _imports_of(self, module: str) -> dict[str, str]:
+        found = self._imports_of_module.get(module)
+        if found is None:
+            tree = self._build.modules.get(module) if self._build is not None else None
+            if tree is None:
+                found = {}
+            elif tree.imports:
+                found = _imported_modules(tree)
+            else:
+                # Loaded from mypy's cache, which keeps no imports: its file says them (mypy
+                # would have checked it again had it changed).
+                found = _imported_modules_in_file(tree.path)
+            self._imports_of_module[module] = found
+        return found
 
     def _note_receiver_attributes(self, read: MemberExpr, receiver: Type | None) -> None:
         """Which of the SPI's attribute accessors (``msg.text``) the read's receiver declares."""
@@ -753,6 +833,27 @@ def _imported_modules(tree: MypyFile) -> dict[str, str]:
         elif isinstance(node, Import):
             for module, alias in node.ids:
                 found.setdefault(alias or module.split(".", 1)[0], module)
+    return found
+
+
+def _imported_modules_in_file(path: str) -> dict[str, str]:
+    """``_imported_modules`` of the file at ``path``, read from its text; empty when it
+    cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            tree = ast.parse(file.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    found: dict[str, str] = {}
+    for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                found.setdefault(alias.asname or alias.name, module)
+        else:
+            for alias in node.names:
+                found.setdefault(alias.asname or alias.name.split(".", 1)[0], alias.name)
     return found
 
 

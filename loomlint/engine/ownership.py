@@ -10,26 +10,27 @@ mypy's types, so both give the same advice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mypy.nodes import CallExpr, Expression, IndexExpr, MemberExpr
 from mypy.types import Instance, TupleType, Type, TypedDictType, UnionType, get_proper_type
 
 from loomlint.catalog.spi import SpiModel
 
-TypeLookup = Callable[[Expression], Type | None]
+# The class names of an expression's type (``type_names`` of it, kept by whoever asks).
+TypeNamesOf = Callable[[Expression], Sequence[str]]
 # Types are walked only this far: the owner shows in the outer levels, and types can be huge.
 _MAX_NAMES = 64
 
 
-def owner_of_expression(node: Expression, lookup: TypeLookup, spi: SpiModel) -> str | None:
+def owner_of_expression(node: Expression, names_of: TypeNamesOf, spi: SpiModel) -> str | None:
     """The SPI ``node``'s value belongs to; None when no SPI has a fix, or unknown."""
     if not spi.has_fixes:
         return None
-    names = type_names(lookup(node))
+    names = names_of(node)
     receiver = _receiver(node)
     if receiver is not None:
-        names.extend(type_names(lookup(receiver)))
+        names = (*names, *names_of(receiver))
     return spi.owner_of(names)
 
 

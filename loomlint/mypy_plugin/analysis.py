@@ -83,7 +83,7 @@ class ModuleAnalyst:
                     settings.spi,
                     module.options,
                     check_untyped_defs=module.options.check_untyped_defs,
-                    module_finder=module.finder,
+                    build=module.manager,
                 ).collect(module.tree)
         except Exception as exc:  # loomlint's own bug: the file goes without types, as in check
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

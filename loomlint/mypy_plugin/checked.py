@@ -27,7 +27,6 @@ from mypy.build import BuildManager, State
 from mypy.checker import TypeChecker
 from mypy.checker_state import checker_state
 from mypy.errors import Errors
-from mypy.modulefinder import FindModuleCache
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.types import Type
@@ -47,8 +46,8 @@ class CheckedModule:
     errors: Errors
     # The bytes mypy checked (None when they cannot be had: then the file cannot be analysed).
     source: bytes | None
-    # The build's module finder (None when the build's manager cannot be found).
-    finder: FindModuleCache | None
+    # The build's manager (None when it cannot be found).
+    manager: BuildManager | None
 
 
 class CheckedModules:
@@ -140,7 +139,7 @@ class CheckedModules:
                 state.options,
                 errors,
                 _checked_bytes(state.manager, state.xpath, state.source),
-                state.manager.find_module_cache,
+                state.manager,
             )
         if checker is None:
             return None
@@ -155,7 +154,7 @@ class CheckedModules:
             checker.options,
             errors,
             _checked_bytes(self._manager, checker.path, None),
-            self._manager.find_module_cache if self._manager is not None else None,
+            self._manager,
         )
 
 

@@ -33,7 +33,6 @@ from collections.abc import Callable, Generator, Sequence
 from types import ModuleType
 
 from mypy.build import BuildManager, State
-from mypy.modulefinder import FindModuleCache
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.plugin import Plugin
@@ -41,8 +40,8 @@ from mypy.types import Type
 from mypy.version import __version__ as mypy_version
 
 # A checked module: its tree, its expression types, its per-module options, and the build's
-# module finder.
-CheckedModule = Callable[[MypyFile, dict[Expression, Type], Options, FindModuleCache], None]
+# manager.
+CheckedModule = Callable[[MypyFile, dict[Expression, Type], Options, BuildManager], None]
 
 
 class CheckedModuleHook(Plugin):
@@ -76,7 +75,7 @@ class CheckedModuleHook(Plugin):
         state = self._states.get(file.fullname)
         if state is not None and state.tree is file:
             del self._states[file.fullname]
-            self._take(file, state.type_map(), state.options, state.manager.find_module_cache)
+            self._take(file, state.type_map(), state.options, state.manager)
         return set()
 
 

@@ -42,10 +42,7 @@ from mypy.errors import CompileError
 from mypy.freetree import free_tree
 from mypy.graph_utils import strongly_connected_components
 from mypy.main import process_options
-from mypy.modulefinder import (
-    BuildSource,
-    FindModuleCache,
-)
+from mypy.modulefinder import BuildSource
 from mypy.nodes import Expression, MypyFile
 from mypy.options import Options
 from mypy.semanal_main import semantic_analysis_for_scc
@@ -242,11 +239,11 @@ class MypyOracle:
             tree: MypyFile,
             types: dict[Expression, Type],
             module_options: Options,
-            finder: FindModuleCache,
+            manager: BuildManager,
         ) -> None:
             started = time.perf_counter()
             try:
-                take_facts(tree, types, module_options, finder)
+                take_facts(tree, types, module_options, manager)
             finally:
                 fact_seconds[0] += time.perf_counter() - started
 
@@ -254,13 +251,13 @@ class MypyOracle:
             tree: MypyFile,
             types: dict[Expression, Type],
             module_options: Options,
-            finder: FindModuleCache,
+            manager: BuildManager,
         ) -> None:
             source = by_abspath.get(os.path.abspath(tree.path))
             if source is None or source.path in taken:
                 return
             if not source.force:
-                self._take_spare(source, tree, types, module_options, finder, spare)
+                self._take_spare(source, tree, types, module_options, manager, spare)
                 return
             judged = plugin_judged.take(os.path.abspath(tree.path))
             if (
@@ -272,7 +269,7 @@ class MypyOracle:
                 return
             taken.add(source.path)
             try:
-                found = self._facts_of(source, tree, types, module_options, finder, consumer)
+                found = self._facts_of(source, tree, types, module_options, manager, consumer)
             except Exception as exc:  # loomlint's own bug: that file goes without types
                 detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
                 unreadable[source.path] = f"internal error while reading mypy's types ({detail})"
@@ -323,7 +320,7 @@ class MypyOracle:
             checked = target.text is not None or target.module in built.manager.rechecked_modules
             if (not streamed or hook.attached is False) and checked and state.tree is not None:
                 # The trees and types were kept to the build's end.
-                take(state.tree, built.types, state.options, built.manager.find_module_cache)
+                take(state.tree, built.types, state.options, built.manager)
         # What the cache answered for: each forced file is checked alone, against the cached
         # interfaces of every module it imports (its import cycle's included). The largest
         # first: the analyses of the files whose facts come last are what the run waits for.
@@ -351,7 +348,7 @@ class MypyOracle:
                 unreadable[source.path] = f"mypy crashed with an internal error: {detail}"
                 continue
             assert state.tree is not None
-            take(state.tree, state.type_map(), state.options, built.manager.find_module_cache)
+            take(state.tree, state.type_map(), state.options, built.manager)
             _release(built.manager, state)
         read = [state.xpath for state in built.graph.values()]
         read.extend(path for path in [options.config_file] if path)
@@ -393,7 +390,7 @@ class MypyOracle:
         tree: MypyFile,
         types: dict[Expression, Type],
         module_options: Options,
-        finder: FindModuleCache,
+        manager: BuildManager,
         consumer: FactsConsumer | None,
     ) -> FileTypes | None:
         """A checked file's facts, when its analysis may need them; passed on to ``consumer``.
@@ -404,7 +401,7 @@ class MypyOracle:
         screened = consumer.screened(source.path) if consumer is not None else None
         facts: FileTypes | None = None
         if screened is not False or types_content(tree, types, self._spi):
-            facts = self._collect(tree, types, module_options, finder)
+            facts = self._collect(tree, types, module_options, manager)
         if consumer is not None:
             consumer.accept(source.path, facts)
         return facts
@@ -415,7 +412,7 @@ class MypyOracle:
         tree: MypyFile,
         types: dict[Expression, Type],
         module_options: Options,
-        finder: FindModuleCache,
+        manager: BuildManager,
         spare: dict[str, FileTypes],
     ) -> None:
         """Keep the facts of a file mypy checked though it was not forced, if mypy read the
@@ -424,7 +421,7 @@ class MypyOracle:
             with open(source.path, encoding="utf-8", newline="") as file:
                 if file.read() != source.text:
                     return
-            spare[source.path] = self._collect(tree, types, module_options, finder)
+            spare[source.path] = self._collect(tree, types, module_options, manager)
         except Exception:  # a spare is only a shortcut: without it, the file is built again
             return
 
@@ -433,7 +430,7 @@ class MypyOracle:
         tree: MypyFile,
         types: dict[Expression, Type],
         module_options: Options,
-        finder: FindModuleCache,
+        manager: BuildManager,
     ) -> FileTypes:
         """A checked module's facts, read with its own options."""
         collector = FactCollector(
@@ -441,7 +438,7 @@ class MypyOracle:
             self._spi,
             module_options,
             check_untyped_defs=module_options.check_untyped_defs,
-            module_finder=finder,
+            build=manager,
         )
         return collector.collect(tree)
 

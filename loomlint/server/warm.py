@@ -368,7 +368,7 @@ class WarmMypy(MypyOracle):
         assert state.tree is not None
         try:
             facts = self._facts_of(
-                source, state.tree, types, state.options, state.manager.find_module_cache, consumer
+                source, state.tree, types, state.options, state.manager, consumer
             )
         except Exception as exc:  # loomlint's own bug: this file goes without types
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

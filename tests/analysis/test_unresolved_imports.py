@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from langchain_sample import APP, UNRESOLVED_WARNING, findings
+from mypy_caches import MypyCaches
 
 LOOMLINT = str(Path(sys.executable).with_name("loomlint"))
 # requests' `.content` is bytes: its absence is no reason to warn.
@@ -122,3 +123,85 @@ def test_only_the_reads_of_unresolved_types_are_judged_without_types(project: Pa
         "one branch by `.strip()`, but it may be a list of parts; narrow it with isinstance() "
         "first, or use .text\n"
     )
+
+
+# camel-ai's shape: a module decorates a method with a name imported from a module mypy cannot
+# find (a tracing SDK), so the method's result is `Any` wherever it is called, and mypy names
+# that `Any` after the decorating module (`app.agent.observe`), not after the missing module.
+TRACED_AGENT = (
+    "from missing_tracing_sdk import observe\n\n\n"
+    "class Agent:\n    @observe()\n    def step(self) -> object:\n        return None\n"
+)
+AGENT_CALLER = (
+    "from app.agent import Agent\n\n\n"
+    "def reply_text() -> str:\n    reply = Agent().step()\n    return reply.content.strip()\n"
+)
+TRACED_WARNING = (
+    "warning: mypy could not find missing_tracing_sdk, which defines the messages read in 1 "
+    "file: their reads there are judged by the presets' data where it knows them; 1 finding "
+    "there that rests on neither types nor preset data was not reported (--report-guesses, or "
+    "`report-guesses = true`, reports them). Install the package where loomlint runs: in "
+    "pre-commit, list it in the hook's additional_dependencies or use a `language: system` "
+    "hook; otherwise install loomlint into the project's environment\n"
+)
+
+
+# As the plugin's tests configure it (``mypy_runs.PLUGIN_STRICT``): the same cache template.
+PLUGIN_STRICT = 'plugins = ["loomlint.mypy_plugin"]\nstrict = true\n'
+
+
+def _traced_project(root: Path, mypy: str) -> None:
+    (root / "pyproject.toml").write_text(
+        f"[tool.mypy]\n{mypy}\n"
+        '[[tool.mypy.overrides]]\nmodule = ["missing_tracing_sdk"]\n'
+        "ignore_missing_imports = true\n\n"
+        '[[tool.mypy.overrides]]\nmodule = ["app.*"]\n'
+        "disallow_untyped_decorators = false\nwarn_return_any = false\n\n"
+        '[tool.loomlint]\npreset = ["langchain"]\n',
+        encoding="utf-8",
+    )
+
+
+@pytest.mark.slow
+def test_a_missing_module_is_named_where_its_any_is_read_in_another_module(
+    tmp_path: Path, mypy_caches: MypyCaches
+) -> None:
+    """The warning names the module mypy could not find, found through the imports of the
+    module that bound the name: read from its tree when mypy checked it in the same build,
+    and from its file when mypy loaded it from its cache (which keeps no imports)."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "app" / "agent.py").write_text(TRACED_AGENT, encoding="utf-8")
+    caller = tmp_path / "app" / "use.py"
+    caller.write_text(AGENT_CALLER, encoding="utf-8")
+    strict = "strict = true\n"
+    _traced_project(tmp_path, strict)
+    cache = str(mypy_caches.copy(tmp_path / "check-cache", mypy=strict))
+    environment = {**os.environ, "MYPY_CACHE_DIR": cache}
+    check = [LOOMLINT, "check", "-q", "--no-daemon", "app"]
+    for _ in range(2):  # cold; then with only the caller edited, the agent from mypy's cache
+        checked = subprocess.run(
+            check, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
+        )
+        assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", TRACED_WARNING)
+        caller.write_text(caller.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    # mypy with the plugin, cold, then with only the caller edited (the agent from its
+    # cache); the check after it takes the results the plugin recorded.
+    _traced_project(tmp_path, PLUGIN_STRICT)
+    mypy_cache = str(mypy_caches.copy(tmp_path / "mypy-cache", mypy=PLUGIN_STRICT))
+    mypy = [str(Path(sys.executable).with_name("mypy")), "--cache-dir", mypy_cache, "app"]
+    for edit in (True, False):
+        ran = subprocess.run(mypy, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert (ran.returncode, ran.stdout, ran.stderr) == (
+            0,
+            "Success: no issues found in 3 source files\n",
+            "",
+        )
+        if edit:
+            text = caller.read_text(encoding="utf-8")
+            caller.write_text(text + "\n# edited\n", encoding="utf-8")
+    environment["MYPY_CACHE_DIR"] = mypy_cache
+    checked = subprocess.run(
+        check, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
+    )
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", TRACED_WARNING)
