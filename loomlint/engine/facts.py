@@ -10,6 +10,8 @@ screened in: does mypy type anything in it as content at all?
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -838,12 +840,22 @@ def _imported_modules(tree: MypyFile) -> dict[str, str]:
 
 def _imported_modules_in_file(path: str) -> dict[str, str]:
     """``_imported_modules`` of the file at ``path``, read from its text; empty when it
-    cannot be read."""
+    cannot be read. Each file read once while it stays the same: every file analysed after
+    an edit may read the same module's ``Any``."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return {}
+    return dict(_imports_in_text(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=64)
+def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
     try:
         with open(path, "rb") as file:
             tree = ast.parse(file.read(), path)
     except (OSError, SyntaxError, ValueError):
-        return {}
+        return ()
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     found: dict[str, str] = {}
     for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset)):
@@ -854,7 +866,7 @@ def _imported_modules_in_file(path: str) -> dict[str, str]:
         else:
             for alias in node.names:
                 found.setdefault(alias.asname or alias.name.split(".", 1)[0], alias.name)
-    return found
+    return tuple(found.items())
 
 
 # Where an ``Any`` comes from when it stands for a value nobody typed: written (``getattr()``'s

@@ -205,3 +205,24 @@ def test_a_missing_module_is_named_where_its_any_is_read_in_another_module(
         check, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
     )
     assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", TRACED_WARNING)
+
+
+def test_a_cached_modules_imports_are_read_from_its_file_once_while_it_stays_the_same(
+    tmp_path: Path,
+) -> None:
+    """Every file analysed after an edit may read the same cached module's ``Any``: its file
+    is parsed for its imports once, and again once it changed."""
+    import mypy.build  # noqa: F401  # mypy's modules in the order its own start imports them
+
+    from loomlint.engine import facts
+
+    agent = tmp_path / "agent.py"
+    agent.write_text("from missing_tracing_sdk import observe\n", encoding="utf-8")
+    facts._imports_in_text.cache_clear()
+    for _ in range(2):
+        assert facts._imported_modules_in_file(str(agent)) == {"observe": "missing_tracing_sdk"}
+    assert facts._imports_in_text.cache_info().misses == 1
+    agent.write_text("import langfuse.decorators as observe\n", encoding="utf-8")
+    assert facts._imported_modules_in_file(str(agent)) == {"observe": "langfuse.decorators"}
+    assert facts._imports_in_text.cache_info().misses == 2
+    assert facts._imported_modules_in_file(str(tmp_path / "gone.py")) == {}
