@@ -829,13 +829,23 @@ def _imported_modules(tree: MypyFile) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in tree.imports:
         if isinstance(node, ImportFrom):
-            module = "." * node.relative + node.id
-            for name, alias in node.names:
-                found.setdefault(alias or name, module)
+            _bind_imported(found, "." * node.relative + node.id, node.names)
         elif isinstance(node, Import):
-            for module, alias in node.ids:
-                found.setdefault(alias or module.split(".", 1)[0], module)
+            _bind_imported(found, None, node.ids)
     return found
+
+
+def _bind_imported(
+    found: dict[str, str], source: str | None, names: Iterable[tuple[str, str | None]]
+) -> None:
+    """Record, first binding first, the module each name an import binds comes from: ``from
+    source import name as alias`` binds ``alias or name`` to ``source``; ``import name as
+    alias`` (no ``source``) binds ``alias``, or the name's first part, to ``name``."""
+    for name, alias in names:
+        if source is not None:
+            found.setdefault(alias or name, source)
+        else:
+            found.setdefault(alias or name.split(".", 1)[0], name)
 
 
 def _imported_modules_in_file(path: str) -> dict[str, str]:
@@ -851,6 +861,7 @@ def _imported_modules_in_file(path: str) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=64)
 def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
+    # ``mtime_ns`` and ``size`` are read only as the cache's key: a changed file is read again.
     try:
         with open(path, "rb") as file:
             tree = ast.parse(file.read(), path)
@@ -859,13 +870,11 @@ def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, st
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
     found: dict[str, str] = {}
     for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset)):
+        names = [(alias.name, alias.asname) for alias in node.names]
         if isinstance(node, ast.ImportFrom):
-            module = "." * node.level + (node.module or "")
-            for alias in node.names:
-                found.setdefault(alias.asname or alias.name, module)
+            _bind_imported(found, "." * node.level + (node.module or ""), names)
         else:
-            for alias in node.names:
-                found.setdefault(alias.asname or alias.name.split(".", 1)[0], alias.name)
+            _bind_imported(found, None, names)
     return tuple(found.items())
 
 
