@@ -44,13 +44,20 @@ def mypy_cache_dir(
 
 
 @pytest.fixture(scope="session")
-def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> MypyCaches:
-    """The session's mypy cache templates, one per configuration (``mypy_caches``), shared
-    by pytest-xdist's workers: the folder above a worker's own temporary folder is the run's."""
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run, shared by pytest-xdist's workers (the folder
+    above a worker's own); whatever a worker makes there, it makes under a file lock."""
     folder = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = folder.parent
-    return MypyCaches(folder / "mypy-cache-templates")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def mypy_caches(run_folder: Path) -> MypyCaches:
+    """The run's mypy cache templates, one per configuration (``mypy_caches``), shared by
+    pytest-xdist's workers."""
+    return MypyCaches(run_folder / "mypy-cache-templates")
 
 
 @pytest.fixture(scope="session", autouse=True)
