@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mypy_caches import SDKS, MypyCaches, mypy_table
+from mypy_caches import CONTENT, SDKS, MypyCaches, keeps_its_configuration, mypy_table
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -25,32 +25,63 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def mypy_cache_dir(
-    mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Path]:
-    """One mypy cache per test session (per xdist worker), for the ``loomlint check`` runs that
-    read the repository's ``[tool.mypy]`` (the fixtures' checks): it starts from the session's
-    template of that configuration, where typeshed and the SDKs the presets import are built
-    already, once for all the workers."""
-    cache = tmp_path_factory.mktemp("mypy-cache")
-    mypy_caches.copy(cache, mypy=mypy_table(REPO / "pyproject.toml"), modules=SDKS)
-    previous = os.environ.get("MYPY_CACHE_DIR")
-    os.environ["MYPY_CACHE_DIR"] = str(cache)
-    yield cache
-    if previous is None:
-        del os.environ["MYPY_CACHE_DIR"]
-    else:
-        os.environ["MYPY_CACHE_DIR"] = previous
+def repo_mypy_cache(mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The worker's mypy cache for the builds that read the repository's ``[tool.mypy]`` (the
+    fixtures' checks, run from the repository): a copy of the run's template of that
+    configuration, where typeshed and the SDKs the presets import are built already."""
+    cache = tmp_path_factory.mktemp("repo-mypy-cache")
+    return mypy_caches.copy(cache, mypy=mypy_table(REPO / "pyproject.toml"), modules=SDKS)
 
 
 @pytest.fixture(scope="session")
-def mypy_caches(tmp_path_factory: pytest.TempPathFactory) -> MypyCaches:
-    """The session's mypy cache templates, one per configuration (``mypy_caches``), shared
-    by pytest-xdist's workers: the folder above a worker's own temporary folder is the run's."""
+def default_mypy_cache(mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The worker's mypy cache for every other build that names none of its own: a copy of the
+    template of mypy's defaults (no configuration file), where typeshed and LangChain's
+    messages (the SDK of most tests' projects) are built already."""
+    cache = tmp_path_factory.mktemp("default-mypy-cache")
+    return mypy_caches.copy(cache, mypy=None, modules=(*CONTENT, "langchain_core.messages"))
+
+
+@pytest.fixture(autouse=True)
+def other_mypy_cache(default_mypy_cache: Path) -> Iterator[Path]:
+    """``MYPY_CACHE_DIR`` for a test that names no cache (``mypy_cache_dir`` or its own).
+
+    Never the repository configuration's cache: mypy keeps one entry per module in a cache,
+    under a folder per ``python_version``, so a build with other options rewrites every module
+    it shares with that configuration, typeshed and the SDKs included, and the next fixture
+    check builds them again (on Python 3.10, the repository's ``python_version``, the defaults
+    share its folder: some 2,000 modules rebuilt at a time). Builds with other options may make
+    each other's entries stale here, but nothing else."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(default_mypy_cache))
+        yield default_mypy_cache
+
+
+@pytest.fixture
+def mypy_cache_dir(repo_mypy_cache: Path) -> Iterator[Path]:
+    """``MYPY_CACHE_DIR`` for a test whose builds read the repository's ``[tool.mypy]``: the
+    worker's cache of that configuration (``repo_mypy_cache``). A test that builds with other
+    options here fails (``keeps_its_configuration``)."""
+    with keeps_its_configuration(repo_mypy_cache), pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(repo_mypy_cache))
+        yield repo_mypy_cache
+
+
+@pytest.fixture(scope="session")
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run, shared by pytest-xdist's workers (the folder
+    above a worker's own); whatever a worker makes there, it makes under a file lock."""
     folder = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         folder = folder.parent
-    return MypyCaches(folder / "mypy-cache-templates")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def mypy_caches(run_folder: Path) -> MypyCaches:
+    """The run's mypy cache templates, one per configuration (``mypy_caches``), shared by
+    pytest-xdist's workers."""
+    return MypyCaches(run_folder / "mypy-cache-templates")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -19,6 +19,7 @@ to need one builds it, under a file lock, while the others wait for it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -26,7 +27,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from filelock import FileLock
@@ -150,3 +152,26 @@ def _build(
         finally:
             connection.close()
         assert not database.with_name(database.name + "-wal").exists(), database
+
+
+@contextlib.contextmanager
+def keeps_its_configuration(cache: Path) -> Iterator[None]:
+    """Fail if a build rewrote ``builtins`` in ``cache`` meanwhile: the cache's configuration
+    built it already, so only a build with other options (another ``python_version``,
+    ``strict``, plugins...) rewrites it, and with it every module it shares with the cache."""
+    since = time.time()
+    yield
+    rewritten = []
+    for database in sorted(cache.glob("*/*.db")):
+        connection = sqlite3.connect(database, timeout=60)
+        try:
+            rewritten += connection.execute(
+                "SELECT path FROM files2 WHERE path LIKE 'builtins.meta%' AND mtime >= ?",
+                (since,),
+            ).fetchall()
+        finally:
+            connection.close()
+    assert not rewritten, (
+        f"a build with other mypy options than {cache}'s rewrote typeshed there: give the "
+        "test a cache of its own configuration (default_mypy_cache, a template)"
+    )

@@ -50,7 +50,7 @@ APP = textwrap.dedent(
 
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_configured_accessors_sanitizers_and_fields_reach_the_rules(
-    tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, types: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text(PYPROJECT)
@@ -110,7 +110,6 @@ def test_content_preserving_parameters_fields_and_callees_are_not_findings(
     tmp_path: Path,
     preserving: list[str],
     expected: list[tuple[int, int]],
-    mypy_cache_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)

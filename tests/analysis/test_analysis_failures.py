@@ -37,7 +37,7 @@ def _check(tmp_path: Path, *extra: str) -> tuple[int, list[tuple[str, int, int, 
 
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_syntax_error_is_reported_and_other_files_still_checked(
-    tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, types: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "broken.py").write_text("def broken(:\n    pass\n")
@@ -107,7 +107,7 @@ CRASH_PLUGIN = textwrap.dedent(
 
 
 def test_file_mypy_crashes_on_is_lml904_and_checked_without_types(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "crashplugin.py").write_text(CRASH_PLUGIN)
@@ -132,7 +132,7 @@ def test_file_mypy_crashes_on_is_lml904_and_checked_without_types(
 
 
 def test_a_file_whose_types_cannot_be_read_is_lml904_and_checked_without_types(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from loomlint.engine import facts
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from expectations import REPO
 from mypy import build
 from mypy.main import process_options
 from mypy.nodes import Expression, NameExpr
 from mypy.types import Type
+from mypy_caches import SDKS, MypyCaches, mypy_table
 
 from loomlint.engine import content_types
 from loomlint.engine.typefacts import ContentKind
@@ -23,16 +25,27 @@ from loomlint.project.settings import load_settings
 
 
 def _expression_types(files: list[Path], cache: Path) -> dict[Expression, Type]:
+    """The type of every expression of ``files``, checked under the repository's mypy
+    configuration with ``cache``."""
+    config = REPO / "pyproject.toml"
     sources, options = process_options(
-        [*map(str, files), "--cache-dir", str(cache), "--ignore-missing-imports"]
+        [*map(str, files), "--config-file", str(config), "--cache-dir", str(cache)]
     )
     options.export_types = True
     return build.build(sources, options).types
 
 
-def test_types_with_one_key_are_classified_alike(tmp_path: Path) -> None:
+@pytest.fixture
+def cache(mypy_caches: MypyCaches, tmp_path: Path) -> Path:
+    """The session's template of the repository's configuration (``conftest.mypy_cache_dir``
+    builds it too): typeshed comes from the cache, so only the files asked for are typed."""
+    mypy = mypy_table(REPO / "pyproject.toml")
+    return mypy_caches.copy(tmp_path / "mypy-cache", mypy=mypy, modules=SDKS)
+
+
+def test_types_with_one_key_are_classified_alike(cache: Path) -> None:
     files = sorted((REPO / "fixtures" / "analysis").glob("*.py"))
-    types = _expression_types(files, tmp_path / "mypy-cache")
+    types = _expression_types(files, cache)
     spi = load_settings(REPO, overrides=CliOverrides(presets=("loom",))).spi
     verdicts: dict[object, set[tuple[ContentKind, ContentKind]]] = defaultdict(set)
     for typ in types.values():
@@ -59,14 +72,14 @@ PAIRS = [
 ]
 
 
-def test_a_key_follows_the_classes_and_arguments(tmp_path: Path) -> None:
+def test_a_key_follows_the_classes_and_arguments(tmp_path: Path, cache: Path) -> None:
     module = tmp_path / "shapes.py"
     lines = ["from typing import Callable", "from loomlint.content import TextPart as Part"]
     for index, (first, second, _) in enumerate(PAIRS):
         lines += [f"def first{index}() -> {first}: ...", f"def second{index}() -> {second}: ..."]
         lines += [f"a{index} = first{index}()", f"b{index} = second{index}()"]
     module.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    types = _expression_types([module], tmp_path / "mypy-cache")
+    types = _expression_types([module], cache)
     by_name = {
         expression.name: typ
         for expression, typ in types.items()

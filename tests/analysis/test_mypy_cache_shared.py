@@ -22,7 +22,7 @@ SOURCE = (
 
 
 def test_plain_mypy_rechecks_nothing_after_a_check(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "chat.py").write_text(SOURCE)

@@ -57,7 +57,7 @@ def _cache_then_change_the_dependency(project: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_a_dependency_type_change_invalidates_a_cached_result(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # use.py is unchanged, but the type it reads changed: its cached result must not stand.
     _cache_then_change_the_dependency(tmp_path, monkeypatch)
@@ -108,7 +108,7 @@ def test_warm_runs_reuse_results_and_an_edit_is_reanalysed(
 
 
 def test_nothing_changed_needs_no_mypy_build(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import loomlint.run.oracle
 
@@ -140,7 +140,7 @@ def test_nothing_changed_needs_no_mypy_build(
 
 
 def test_a_stale_cached_file_that_mypy_checked_anyway_needs_no_second_build(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _cache_then_change_the_dependency(tmp_path, monkeypatch)
     builds: list[list[str]] = []

@@ -24,7 +24,7 @@ EXAMPLES: dict[str, Example] = {
 
 
 @pytest.fixture(scope="module")
-def reported(tmp_path_factory: pytest.TempPathFactory, mypy_cache_dir: Path) -> dict[str, list]:
+def reported(tmp_path_factory: pytest.TempPathFactory, default_mypy_cache: Path) -> dict[str, list]:
     """Every example checked in one run (one mypy build), findings grouped by file."""
     project = tmp_path_factory.mktemp("rule-examples")
     # LML004 and LML005 are opt-in: their examples need them selected.
@@ -35,6 +35,8 @@ def reported(tmp_path_factory: pytest.TempPathFactory, mypy_cache_dir: Path) -> 
         (project / name).write_text(example.source)
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(project)
+        # The project names no [tool.mypy]: mypy's defaults.
+        patch.setenv("MYPY_CACHE_DIR", str(default_mypy_cache))
         result = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", "."])
     assert result.exit_code == 1, result.output + result.stderr
     found: dict[str, list] = {name: [] for name in EXAMPLES}

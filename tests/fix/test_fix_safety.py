@@ -119,7 +119,7 @@ def test_a_line_saved_while_the_fixes_are_computed_is_kept(
 
 @pytest.mark.slow
 def test_a_file_analysed_again_keeps_the_presets_the_run_chose(
-    project: Path, monkeypatch: pytest.MonkeyPatch, mypy_cache_dir: Path
+    project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (project / "bad.py").write_text(BEFORE)
     (project / "claude.py").write_text("import anthropic\n")

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mypy_caches import keeps_its_configuration
 from mypy_runs import OUTPUT_FLAGS, REPO, Reported, parse_errors, write_project
 
 from loomlint.catalog.rules import load_catalog
@@ -69,26 +70,28 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def cli_findings(project: Path, mypy_cache_dir: Path) -> Counter[Finding]:
+def cli_findings(project: Path, repo_mypy_cache: Path) -> Counter[Finding]:
     # Run from the repository, `loomlint check` builds with the repository's own [tool.mypy]
-    # (`--config` names only loomlint's table): the session's cache of that configuration
-    # (``mypy_cache_dir``) is the one whose SDKs it finds built. The project's (the plugin's)
+    # (`--config` names only loomlint's table): the worker's cache of that configuration
+    # (``repo_mypy_cache``) is the one whose SDKs it finds built. The project's (the plugin's)
     # would be stale for all of them: a cold build of the SDKs, some 35 CPU-seconds.
     previous = Path.cwd()
     os.chdir(REPO)
     try:
-        result = CliRunner().invoke(
-            main,
-            [
-                "check",
-                "--format",
-                "json",
-                "--no-cache",
-                "--config",
-                str(project),
-                *(path.relative_to(REPO).as_posix() for path in FILES),
-            ],
-        )
+        with keeps_its_configuration(repo_mypy_cache), pytest.MonkeyPatch.context() as patch:
+            patch.setenv("MYPY_CACHE_DIR", str(repo_mypy_cache))
+            result = CliRunner().invoke(
+                main,
+                [
+                    "check",
+                    "--format",
+                    "json",
+                    "--no-cache",
+                    "--config",
+                    str(project),
+                    *(path.relative_to(REPO).as_posix() for path in FILES),
+                ],
+            )
     finally:
         os.chdir(previous)
     assert result.exit_code == 1, result.output + result.stderr

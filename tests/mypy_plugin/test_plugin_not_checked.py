@@ -23,7 +23,7 @@ SOURCE = (
 
 @pytest.mark.slow
 def test_a_file_the_engine_cannot_analyse_is_a_mypy_error(
-    tmp_path: Path, mypy_cache: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = write_project(tmp_path, files={"app.py": SOURCE})
     args = ["--show-column-numbers", "--config-file", str(config), "--cache-dir", str(mypy_cache)]

@@ -55,9 +55,7 @@ def test_the_plugin_honours_loomlints_comments_and_leaves_its_ignores_to_loomlin
 
 
 @pytest.mark.slow
-def test_loomlint_check_honours_the_plugins_type_ignore(
-    tmp_path: Path, mypy_cache_dir: Path
-) -> None:
+def test_loomlint_check_honours_the_plugins_type_ignore(tmp_path: Path) -> None:
     write_project(tmp_path, mypy=MYPY, files={"app.py": SOURCE})
     previous = Path.cwd()
     os.chdir(tmp_path)

@@ -9,6 +9,7 @@ loomlint into it, as it does for a user.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from filelock import FileLock
 from langchain_sample import APP, UNRESOLVED_WARNING, findings
 from pre_commit.all_languages import languages
 from pre_commit.clientlib import load_manifest
@@ -67,9 +69,12 @@ def test_the_manifest_is_valid_and_as_documented() -> None:
 
 
 @pytest.fixture(scope="session")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One pre-commit store for the whole session, so nothing is set up twice."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+def pre_commit_home(run_folder: Path) -> Path:
+    """One pre-commit store for the whole run, pytest-xdist's workers included, so that
+    nothing is set up twice (pre-commit locks its store while it clones or installs)."""
+    home = run_folder / "pre-commit-home"
+    home.mkdir(exist_ok=True)
+    return home
 
 
 @pytest.fixture
@@ -96,9 +101,9 @@ def workdir(
     yield root
 
 
-def git(cwd: Path, *args: str) -> str:
+def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env
     ).stdout
 
 
@@ -173,12 +178,23 @@ def test_non_python_files_are_not_passed(workdir: Path) -> None:
 # --- the real installed hook, once -------------------------------------------------------------
 
 
-@pytest.fixture
-def hook_repository(tmp_path: Path) -> Path:
+@pytest.fixture(scope="session")
+def hook_repository(run_folder: Path) -> Path:
     """A committed snapshot of this source tree (tracked and new, not ignored, files).
 
     `try-repo` on the working tree itself would leave out new files that are not staged.
+    One snapshot serves the whole run (the first worker to need it makes it, under a lock): the
+    same repository at the same commit, whose hook environment pre-commit installs once in the
+    run's store (``pre_commit_home``).
     """
+    snapshot = run_folder / "loomlint-src"
+    with FileLock(run_folder / "loomlint-src.lock"):
+        if not (snapshot / ".git").is_dir():
+            _snapshot(run_folder / "loomlint-src.partial", snapshot)
+    return snapshot
+
+
+def _snapshot(partial: Path, snapshot: Path) -> None:
     try:
         listing = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -188,18 +204,25 @@ def hook_repository(tmp_path: Path) -> Path:
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("the source tree is not a git checkout")
-    snapshot = tmp_path / "loomlint-src"
+    shutil.rmtree(partial, ignore_errors=True)
     for name in filter(None, listing.decode("utf-8", "surrogateescape").split("\0")):
         source = PROJECT_ROOT / name
         if not source.is_file():
             continue  # deleted in the working tree
-        target = snapshot / name
+        target = partial / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-    git(snapshot, "init", "-q")
-    git(snapshot, "add", "-A")
-    git(snapshot, "commit", "-qm", "snapshot")
-    return snapshot
+    # Made before any test's own git settings (``workdir``): none of the user's.
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for role in ("AUTHOR", "COMMITTER"):
+        env[f"GIT_{role}_NAME"] = "Test"
+        env[f"GIT_{role}_EMAIL"] = "test@example.invalid"
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        env.pop(name, None)
+    git(partial, "init", "-q", env=env)
+    git(partial, "add", "-A", env=env)
+    git(partial, "commit", "-qm", "snapshot", env=env)
+    partial.rename(snapshot)
 
 
 @pytest.mark.slow

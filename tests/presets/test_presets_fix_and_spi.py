@@ -122,7 +122,7 @@ def langchain_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.slow
-def test_langchain_fix_reads_text_instead(langchain_project: Path, mypy_cache_dir: Path) -> None:
+def test_langchain_fix_reads_text_instead(langchain_project: Path) -> None:
     code, _, err = _run("fix", "--preset", "langchain", "lc_app.py")
     assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
     # `str(last)` (a local: no receiver to read `.text` from) and `repr()` stay reported.
@@ -131,9 +131,7 @@ def test_langchain_fix_reads_text_instead(langchain_project: Path, mypy_cache_di
 
 
 @pytest.mark.slow
-def test_no_preset_configured_langchain_code_gets_its_own_fix(
-    langchain_project: Path, mypy_cache_dir: Path
-) -> None:
+def test_no_preset_configured_langchain_code_gets_its_own_fix(langchain_project: Path) -> None:
     """No preset configured: the import of langchain_core chooses the preset, and says so."""
     code, _, err = _run("fix", "lc_app.py")
     assert (langchain_project / "lc_app.py").read_text(encoding="utf-8") == LANGCHAIN_AFTER
@@ -146,7 +144,7 @@ def test_no_preset_configured_langchain_code_gets_its_own_fix(
 
 @pytest.mark.slow
 def test_the_reference_accessor_is_never_inserted_into_langchain_code(
-    langchain_project: Path, mypy_cache_dir: Path
+    langchain_project: Path,
 ) -> None:
     """With the reference SPI active too, LangChain reads get `.text` (with types), and no fix
     at all without types: `text_of` is not LangChain's, and its import is not added."""
@@ -172,9 +170,7 @@ def test_the_reference_accessor_is_never_inserted_into_langchain_code(
 
 
 @pytest.mark.slow
-def test_langchain_messages_name_the_property(
-    langchain_project: Path, mypy_cache_dir: Path
-) -> None:
+def test_langchain_messages_name_the_property(langchain_project: Path) -> None:
     code, out, _ = _run("check", "--format", "json", "--preset", "langchain", "lc_app.py")
     assert code == 1
     findings = _findings(out)
@@ -190,7 +186,7 @@ def test_langchain_messages_name_the_property(
 
 
 @pytest.mark.slow
-def test_a_preset_without_accessor_says_to_narrow(tmp_path: Path, mypy_cache_dir: Path) -> None:
+def test_a_preset_without_accessor_says_to_narrow(tmp_path: Path) -> None:
     (tmp_path / "oa_app.py").write_text(
         "from openai.types.chat import ChatCompletionUserMessageParam\n\n\n"
         "def show(m: ChatCompletionUserMessageParam) -> str:\n"
@@ -219,9 +215,7 @@ def spi_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
-def test_a_user_declared_spi_is_checked(
-    spi_project: Path, types: bool, mypy_cache_dir: Path
-) -> None:
+def test_a_user_declared_spi_is_checked(spi_project: Path, types: bool) -> None:
     args = ["check", "--format", "json", "spi_app.py", *([] if types else ["--no-types"])]
     code, out, _ = _run(*args)
     assert code == 1
@@ -230,9 +224,7 @@ def test_a_user_declared_spi_is_checked(
 
 
 @pytest.mark.slow
-def test_a_user_declared_spi_fixes_with_its_attribute(
-    spi_project: Path, mypy_cache_dir: Path
-) -> None:
+def test_a_user_declared_spi_fixes_with_its_attribute(spi_project: Path) -> None:
     code, out, _ = _run("check", "--format", "json", "spi_app.py")
     assert code == 1
     findings = _findings(out)
@@ -259,7 +251,7 @@ TEXT_FILTER_APP = textwrap.dedent(
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 @pytest.mark.parametrize("declared", [True, False], ids=["text-part", "none"])
 def test_a_user_declared_spi_names_its_text_part(
-    spi_project: Path, declared: bool, types: bool, mypy_cache_dir: Path
+    spi_project: Path, declared: bool, types: bool
 ) -> None:
     """Issue 29: the text part is the SPI's data. With `[text-part]`, a loop that picks a
     `Chunk` loses a text message's text (advised the SPI's `.text`); without, no SPI says which

@@ -41,7 +41,7 @@ TYPED = BAD_USE + textwrap.dedent(
 
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_compile_time_errors_are_syntax_errors(
-    tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, types: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "returns.py").write_text(BAD_USE + "\nreturn m.content\n")
@@ -79,7 +79,7 @@ def test_what_only_libcst_cannot_parse_is_too_complex_not_a_syntax_error(
 
 
 def test_files_python_rejects_do_not_strip_types_from_good_ones(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     # More bad files than the oracle retries a build for: each would stop mypy's build.
@@ -95,7 +95,7 @@ def test_files_python_rejects_do_not_strip_types_from_good_ones(
 
 
 def test_newer_syntax_python_cannot_compile_is_checked_without_types(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # LibCST parses syntax newer than the running Python; mypy (on this Python) cannot, so
     # the file is analysed without types, and says so, while the other files keep theirs.
@@ -124,7 +124,7 @@ def test_newer_syntax_python_cannot_compile_is_checked_without_types(
 
 
 def test_a_file_named_like_an_option_is_only_a_file_to_mypy(
-    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "--strict.py").write_text(BAD_USE)

@@ -25,7 +25,7 @@ BAD_USE = textwrap.dedent(
 
 @pytest.mark.parametrize("types", [True, False], ids=["types", "no-types"])
 def test_a_file_over_the_size_budget_is_refused_and_the_rest_reported(
-    tmp_path: Path, types: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, types: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     filler = "# " + "x" * 98 + "\n"

@@ -65,7 +65,7 @@ def test_json_and_sarif_stay_valid_utf8(project: Path) -> None:
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad%FF.py"
 
 
-def test_with_types_the_name_costs_only_its_own_types(project: Path, mypy_cache_dir: Path) -> None:
+def test_with_types_the_name_costs_only_its_own_types(project: Path) -> None:
     (project / "typed.py").write_text(
         BAD_USE + "\n\nclass Blob:\n    content: bytes = b''\n\n\n"
         "def g(b: Blob) -> str:\n    return f'{b.content!r}'\n"

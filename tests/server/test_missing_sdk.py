@@ -132,7 +132,7 @@ def _cli_findings(text: str) -> list[tuple[str, int, int, str]]:
     return sorted(found)
 
 
-def test_mypy_with_the_plugin_reports_the_same(project: Path, mypy_cache_dir: Path) -> None:
+def test_mypy_with_the_plugin_reports_the_same(project: Path) -> None:
     assert _plugin_findings(project) == _cli_findings(TYPED)
     _guesses_asked_for_in_configuration(project)
     assert _plugin_findings(project) == _cli_findings(TYPED + GUESSES)
