@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mypy_caches import CONTENT, SDKS, MypyCaches, keeps_its_configuration, mypy_table
+from mypy_caches import CONTENT, SDKS, MypyCaches, mypy_table, only_its_configuration
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -61,9 +61,8 @@ def other_mypy_cache(default_mypy_cache: Path) -> Iterator[Path]:
 def mypy_cache_dir(repo_mypy_cache: Path) -> Iterator[Path]:
     """``MYPY_CACHE_DIR`` for a test whose builds read the repository's ``[tool.mypy]``: the
     worker's cache of that configuration (``repo_mypy_cache``). A test that builds with other
-    options here fails (``keeps_its_configuration``)."""
-    with keeps_its_configuration(repo_mypy_cache), pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MYPY_CACHE_DIR", str(repo_mypy_cache))
+    options here fails (``only_its_configuration``)."""
+    with only_its_configuration(repo_mypy_cache):
         yield repo_mypy_cache
 
 

@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
 from mypy.version import __version__ as mypy_version
 
@@ -145,32 +146,37 @@ def _build(
     # not checkpoint when it exits: each is made whole in its .db file (journal_mode=DELETE
     # checkpoints the WAL and removes it), so that a copy of the .db files alone is the cache.
     # mypy sets WAL mode again when it writes a copy.
+    for connection in _stores(cache):
+        connection.execute("PRAGMA journal_mode=DELETE").fetchall()
+    assert not sorted(cache.glob("*/*.db-wal")), sorted(cache.glob("*/*.db-wal"))
+
+
+def _stores(cache: Path) -> Iterator[sqlite3.Connection]:
+    """A connection to each of ``cache``'s SQLite stores (one per shard and
+    ``python_version``), closed once the caller is done with it."""
     for database in sorted(cache.glob("*/*.db")):
         connection = sqlite3.connect(database, timeout=60)
         try:
-            connection.execute("PRAGMA journal_mode=DELETE").fetchall()
+            yield connection
         finally:
             connection.close()
-        assert not database.with_name(database.name + "-wal").exists(), database
 
 
 @contextlib.contextmanager
-def keeps_its_configuration(cache: Path) -> Iterator[None]:
-    """Fail if a build rewrote ``builtins`` in ``cache`` meanwhile: the cache's configuration
-    built it already, so only a build with other options (another ``python_version``,
-    ``strict``, plugins...) rewrites it, and with it every module it shares with the cache."""
+def only_its_configuration(cache: Path) -> Iterator[pytest.MonkeyPatch]:
+    """``MYPY_CACHE_DIR`` is ``cache`` meanwhile (on the patch yielded, for more), and the test
+    fails if a build rewrote ``builtins`` there: the cache's configuration built it already, so
+    only a build with other options (another ``python_version``, ``strict``, plugins...)
+    rewrites it, and with it every module it shares with the cache."""
     since = time.time()
-    yield
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(cache))
+        yield patch
     rewritten = []
-    for database in sorted(cache.glob("*/*.db")):
-        connection = sqlite3.connect(database, timeout=60)
-        try:
-            rewritten += connection.execute(
-                "SELECT path FROM files2 WHERE path LIKE 'builtins.meta%' AND mtime >= ?",
-                (since,),
-            ).fetchall()
-        finally:
-            connection.close()
+    for connection in _stores(cache):
+        rewritten += connection.execute(
+            "SELECT path FROM files2 WHERE path LIKE 'builtins.meta%' AND mtime >= ?", (since,)
+        ).fetchall()
     assert not rewritten, (
         f"a build with other mypy options than {cache}'s rewrote typeshed there: give the "
         "test a cache of its own configuration (default_mypy_cache, a template)"

@@ -14,7 +14,6 @@ lines are listed here, and checked to be exactly the bare ignores of the fixture
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mypy_caches import keeps_its_configuration
+from mypy_caches import only_its_configuration
 from mypy_runs import OUTPUT_FLAGS, REPO, Reported, parse_errors, write_project
 
 from loomlint.catalog.rules import load_catalog
@@ -75,25 +74,20 @@ def cli_findings(project: Path, repo_mypy_cache: Path) -> Counter[Finding]:
     # (`--config` names only loomlint's table): the worker's cache of that configuration
     # (``repo_mypy_cache``) is the one whose SDKs it finds built. The project's (the plugin's)
     # would be stale for all of them: a cold build of the SDKs, some 35 CPU-seconds.
-    previous = Path.cwd()
-    os.chdir(REPO)
-    try:
-        with keeps_its_configuration(repo_mypy_cache), pytest.MonkeyPatch.context() as patch:
-            patch.setenv("MYPY_CACHE_DIR", str(repo_mypy_cache))
-            result = CliRunner().invoke(
-                main,
-                [
-                    "check",
-                    "--format",
-                    "json",
-                    "--no-cache",
-                    "--config",
-                    str(project),
-                    *(path.relative_to(REPO).as_posix() for path in FILES),
-                ],
-            )
-    finally:
-        os.chdir(previous)
+    with only_its_configuration(repo_mypy_cache) as patch:
+        patch.chdir(REPO)
+        result = CliRunner().invoke(
+            main,
+            [
+                "check",
+                "--format",
+                "json",
+                "--no-cache",
+                "--config",
+                str(project),
+                *(path.relative_to(REPO).as_posix() for path in FILES),
+            ],
+        )
     assert result.exit_code == 1, result.output + result.stderr
     assert "precision is reduced" not in result.stderr
     mypy_codes = _mypy_codes()
