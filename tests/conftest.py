@@ -3,11 +3,20 @@ from __future__ import annotations
 import compileall
 import gc
 import os
+import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mypy_caches import CONTENT, SDKS, MypyCaches, mypy_table, only_its_configuration
+from mypy_caches import (
+    CONTENT,
+    SDKS,
+    MypyCaches,
+    mypy_table,
+    only_its_configuration,
+    typeshed_rewritten,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -33,28 +42,42 @@ def repo_mypy_cache(mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFa
     return mypy_caches.copy(cache, mypy=mypy_table(REPO / "pyproject.toml"), modules=SDKS)
 
 
+# What the defaults' template builds: typeshed, the reference SPI and LangChain's messages (the
+# SDK of most tests' projects).
+DEFAULT_MODULES = (*CONTENT, "langchain_core.messages")
+
+
 @pytest.fixture(scope="session")
 def default_mypy_cache(mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The worker's mypy cache for every other build that names none of its own: a copy of the
-    template of mypy's defaults (no configuration file), where typeshed and LangChain's
-    messages (the SDK of most tests' projects) are built already."""
+    template of mypy's defaults (no configuration file)."""
     cache = tmp_path_factory.mktemp("default-mypy-cache")
-    return mypy_caches.copy(cache, mypy=None, modules=(*CONTENT, "langchain_core.messages"))
+    return mypy_caches.copy(cache, mypy=None, modules=DEFAULT_MODULES)
 
 
 @pytest.fixture(autouse=True)
-def other_mypy_cache(default_mypy_cache: Path) -> Iterator[Path]:
-    """``MYPY_CACHE_DIR`` for a test that names no cache (``mypy_cache_dir`` or its own).
+def other_mypy_cache(default_mypy_cache: Path, mypy_caches: MypyCaches) -> Iterator[Path]:
+    """``MYPY_CACHE_DIR`` for a test that names no cache (``mypy_cache_dir`` or its own). A
+    fixture that names one for a test must be function-scoped: a wider one is set up before
+    this one, which would name the defaults' cache over it.
 
     Never the repository configuration's cache: mypy keeps one entry per module in a cache,
     under a folder per ``python_version``, so a build with other options rewrites every module
     it shares with that configuration, typeshed and the SDKs included, and the next fixture
     check builds them again (on Python 3.10, the repository's ``python_version``, the defaults
-    share its folder: some 2,000 modules rebuilt at a time). Builds with other options may make
-    each other's entries stale here, but nothing else."""
+    share its folder: some 2,000 modules rebuilt at a time).
+
+    A test whose project names mypy options of its own (strict, its own plugins...) builds them
+    here, and leaves typeshed stale for mypy's defaults: the cache is then the template's copy
+    again for the next test, which would otherwise build typeshed (and LangChain, some eight
+    CPU-seconds) once more."""
+    since = time.time()
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MYPY_CACHE_DIR", str(default_mypy_cache))
         yield default_mypy_cache
+    if typeshed_rewritten(default_mypy_cache, since):
+        shutil.rmtree(default_mypy_cache, ignore_errors=True)
+        mypy_caches.copy(default_mypy_cache, mypy=None, modules=DEFAULT_MODULES)
 
 
 @pytest.fixture

@@ -23,9 +23,9 @@ _WANTED: frozenset[type[cst.CSTNode]] = (
     EXPRESSION_TYPES
     | STATEMENT_TYPES
     | frozenset({cst.Param})
-    | node_types_under(cst.MatchPattern)  # type: ignore[type-abstract]
+    | node_types_under(cst.MatchPattern)
     # What compound statements take their end from: recorded so their ranges are exact.
-    | node_types_under(cst.BaseSuite)  # type: ignore[type-abstract]
+    | node_types_under(cst.BaseSuite)
     | frozenset({cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase})
 )
 _NOT_RECORDED = contextlib.nullcontext()

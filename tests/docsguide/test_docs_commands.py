@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from mypy_caches import MypyCaches, only_its_configuration
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "example" / "chat.py"
@@ -120,15 +121,17 @@ def git(root: Path, *args: str) -> None:
     )
 
 
+# The docs project's [tool.mypy]: mypy with the plugin, as docs/mypy-plugin.md configures it.
+DOCS_MYPY = 'plugins = ["loomlint.mypy_plugin"]\n'
+
+
 def docs_project(root: Path) -> Path:
     """The project the docs' commands assume, on a branch ahead of origin/main."""
     project = root / "project"
     (project / "src").mkdir(parents=True)
     (project / "tests").mkdir()
     (project / "pyproject.toml").write_text(
-        '[project]\nname = "chat"\nversion = "1.0"\n\n'
-        '[tool.mypy]\nplugins = ["loomlint.mypy_plugin"]\n\n'
-        "[tool.loomlint]\n",
+        f'[project]\nname = "chat"\nversion = "1.0"\n\n[tool.mypy]\n{DOCS_MYPY}\n[tool.loomlint]\n',
         encoding="utf-8",
     )
     (project / "src" / "app.py").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -162,8 +165,18 @@ def docs_project(root: Path) -> Path:
         if any(c.text not in NEEDS_NETWORK for c in commands)
     ],
 )
-def test_each_block_runs_as_written(tmp_path: Path, page: str, commands: list[Command]) -> None:
+def test_each_block_runs_as_written(
+    tmp_path: Path, page: str, commands: list[Command], mypy_caches: MypyCaches
+) -> None:
     project = docs_project(tmp_path)
+    # The commands' mypy builds (loomlint check, mypy) start from typeshed built as the docs
+    # project's configuration builds it, in a cache of that configuration's own.
+    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=DOCS_MYPY)
+    with only_its_configuration(cache):
+        _run_block(project, commands)
+
+
+def _run_block(project: Path, commands: list[Command]) -> None:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     try:
         for command in commands:

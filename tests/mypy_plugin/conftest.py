@@ -25,7 +25,7 @@ def sdk_mypy_cache(mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFac
     return mypy_caches.copy(cache, mypy=PLUGIN_STRICT, modules=SDKS)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def check_sdk_mypy_cache(
     mypy_caches: MypyCaches, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Path]:

@@ -186,7 +186,8 @@ def test_langchain_messages_name_the_property(langchain_project: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_preset_without_accessor_says_to_narrow(tmp_path: Path) -> None:
+def test_a_preset_without_accessor_says_to_narrow(tmp_path: Path, mypy_cache_dir: Path) -> None:
+    # Checked from the repository, whose [tool.mypy] mypy reads: its cache holds OpenAI's types.
     (tmp_path / "oa_app.py").write_text(
         "from openai.types.chat import ChatCompletionUserMessageParam\n\n\n"
         "def show(m: ChatCompletionUserMessageParam) -> str:\n"
