@@ -28,7 +28,7 @@ FILES = {
 
 
 def test_the_files_importing_a_missing_module_are_named(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mypy_cache_dir: Path
+    tmp_path: Path, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     for name, text in FILES.items():
