@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mypy.argmap import map_actuals_to_formals
 from mypy.maptype import map_instance_to_supertype
@@ -177,10 +177,10 @@ class FactCollector:
         self._interesting_callees = spi.accessors | spi.narrowing
         # Modules mypy could not find whose types hide a content read's receiver.
         self._unresolved: dict[str, None] = {}
-        self._imported_from: dict[str, str] = {}
+        self._imported_from: dict[str, Imported] = {}
         self._module_name = ""
         # Of other modules of the build (``_import_origin``).
-        self._imports_of_module: dict[str, dict[str, str]] = {}
+        self._imports_of_module: dict[str, dict[str, Imported]] = {}
 
     def collect(self, tree: MypyFile) -> FileTypes:
         # A call mypy analyses into a special form (``cast(T, x)``, ``reveal_type(x)``) keeps
@@ -623,11 +623,22 @@ class FactCollector:
         missing = _missing_import(typ)
         if missing is None:
             return None
-        module = self._import_origin(missing)
-        return None if _UNRELATED.is_unrelated_module(module) else module
+        origin = self._import_origin(missing)
+        if _UNRELATED.is_unrelated_module(origin.module):
+            return None
+        build = self._build
+        if origin.name is None or build is None or origin.module not in build.modules:
+            return origin.module
+        submodule = f"{origin.module}.{origin.name}"
+        if submodule in build.missing_modules:
+            # ``from google.cloud import aiplatform``, the package not installed.
+            return submodule
+        # mypy found the module but not the name (``from pkg import Nme``: its error is
+        # attr-defined): installing the package is not the remedy, the import is.
+        return f"{origin.module}:{origin.name}"
 
-    def _import_origin(self, missing: str) -> str:
-        """The module a name mypy records as missing was imported from.
+    def _import_origin(self, missing: str) -> Imported:
+        """Where a name mypy records as missing was imported from.
 
         mypy names it in the module that imported it (``pkg.agent.observe`` for ``from
         langfuse import observe`` in ``pkg.agent``), and a value typed by it reaches other
@@ -639,7 +650,7 @@ class FactCollector:
             if owner is not None:
                 importing, imports = owner, self._imports_of(owner)
         head = missing.removeprefix(importing + ".").split(".", 1)[0]
-        return imports.get(head, missing)
+        return imports.get(head, Imported(missing, None))
 
     def _defining_module(self, name: str) -> str | None:
         """The module of the build whose name ``name`` is qualified by (the longest)."""
@@ -651,7 +662,7 @@ class FactCollector:
                 return module
         return None
 
-    def _imports_of(self, module: str) -> dict[str, str]:
+    def _imports_of(self, module: str) -> dict[str, Imported]:
         found = self._imports_of_module.get(module)
         if found is None:
             tree = self._build.modules.get(module) if self._build is not None else None
@@ -824,9 +835,17 @@ def _missing_import(typ: Type | None) -> str | None:
     return proper.missing_import_name or "?"
 
 
-def _imported_modules(tree: MypyFile) -> dict[str, str]:
-    """The module each top-level name bound by an import of the file comes from."""
-    found: dict[str, str] = {}
+class Imported(NamedTuple):
+    """What an import binds a name to: the module, and the name imported from it (``from
+    module import name``; None for ``import module``)."""
+
+    module: str
+    name: str | None
+
+
+def _imported_modules(tree: MypyFile) -> dict[str, Imported]:
+    """Where each top-level name bound by an import of the file comes from."""
+    found: dict[str, Imported] = {}
     for node in tree.imports:
         if isinstance(node, ImportFrom):
             _bind_imported(found, "." * node.relative + node.id, node.names)
@@ -836,19 +855,19 @@ def _imported_modules(tree: MypyFile) -> dict[str, str]:
 
 
 def _bind_imported(
-    found: dict[str, str], source: str | None, names: Iterable[tuple[str, str | None]]
+    found: dict[str, Imported], source: str | None, names: Iterable[tuple[str, str | None]]
 ) -> None:
-    """Record, first binding first, the module each name an import binds comes from: ``from
-    source import name as alias`` binds ``alias or name`` to ``source``; ``import name as
-    alias`` (no ``source``) binds ``alias``, or the name's first part, to ``name``."""
+    """Record, first binding first, where each name an import binds comes from: ``from
+    source import name as alias`` binds ``alias or name`` to ``name`` of ``source``; ``import
+    name as alias`` (no ``source``) binds ``alias``, or the name's first part, to ``name``."""
     for name, alias in names:
         if source is not None:
-            found.setdefault(alias or name, source)
+            found.setdefault(alias or name, Imported(source, name))
         else:
-            found.setdefault(alias or name.split(".", 1)[0], name)
+            found.setdefault(alias or name.split(".", 1)[0], Imported(name, None))
 
 
-def _imported_modules_in_file(path: str) -> dict[str, str]:
+def _imported_modules_in_file(path: str) -> dict[str, Imported]:
     """``_imported_modules`` of the file at ``path``, read from its text; empty when it
     cannot be read. Each file read once while it stays the same: every file analysed after
     an edit may read the same module's ``Any``."""
@@ -860,7 +879,7 @@ def _imported_modules_in_file(path: str) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, str], ...]:
+def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, Imported], ...]:
     # ``mtime_ns`` and ``size`` are read only as the cache's key: a changed file is read again.
     try:
         with open(path, "rb") as file:
@@ -868,7 +887,7 @@ def _imports_in_text(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, st
     except (OSError, SyntaxError, ValueError):
         return ()
     imports = [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    found: dict[str, str] = {}
+    found: dict[str, Imported] = {}
     for node in sorted(imports, key=lambda n: (n.lineno, n.col_offset)):
         names = [(alias.name, alias.asname) for alias in node.names]
         if isinstance(node, ast.ImportFrom):

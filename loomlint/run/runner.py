@@ -582,41 +582,56 @@ def unresolved_imports_warning(
 ) -> list[str]:
     """For every file where mypy did not read the module defining a content read's receiver,
     a warning with the remedy: one for the modules mypy could not find (not installed where it
-    looks), one for those ``untyped`` (installed, but shipping no type information, which mypy
-    does not read unless told to). Each counts the findings there that rest on neither a type
-    nor the presets' data (``Guess.MISSING_MODULE`` in ``FileResult.guesses``): left out, unless
-    ``report_guesses``."""
-    missing: dict[str, None] = {}
-    unread: dict[str, None] = {}
-    missing_files = unread_files = missing_guesses = unread_guesses = 0
+    looks), one for the names it found no definition of in a module it read (``module:name``
+    entries: a misspelt import, or a version of the package without it), one for the modules
+    ``untyped`` (installed, but shipping no type information, which mypy does not read unless
+    told to). Each counts the findings there that rest on neither a type nor the presets' data
+    (``Guess.MISSING_MODULE`` in ``FileResult.guesses``), the first of those kinds a file has
+    taking them: left out, unless ``report_guesses``."""
+    found: dict[str, dict[str, None]] = {"missing": {}, "name": {}, "unread": {}}
+    files = dict.fromkeys(found, 0)
+    guesses = dict.fromkeys(found, 0)
     for result in results:
-        modules = result.unresolved_imports
-        if any(module not in untyped for module in modules):
-            missing_files += 1
-            missing_guesses += result.guesses.get(Guess.MISSING_MODULE, 0)
-            missing.update(dict.fromkeys(m for m in modules if m not in untyped))
-        elif any(module in untyped for module in modules):
-            unread_guesses += result.guesses.get(Guess.MISSING_MODULE, 0)
-        if any(module in untyped for module in modules):
-            unread_files += 1
-            unread.update(dict.fromkeys(m for m in modules if m in untyped))
+        kinds: dict[str, None] = {}
+        for entry in result.unresolved_imports:
+            kind = "name" if ":" in entry else "unread" if entry in untyped else "missing"
+            found[kind].setdefault(entry, None)
+            kinds.setdefault(kind, None)
+        for kind in kinds:
+            files[kind] += 1
+        first = next((kind for kind in found if kind in kinds), None)
+        if first is not None:
+            guesses[first] += result.guesses.get(Guess.MISSING_MODULE, 0)
     warnings: list[str] = []
-    if missing:
+    if found["missing"]:
         warnings.append(
-            f"mypy could not find {', '.join(sorted(missing))}, which defines the messages read "
-            f"in {_files(missing_files)}: {_judged_there(missing_guesses, report_guesses)}. "
+            f"mypy could not find {', '.join(sorted(found['missing']))}, which defines the "
+            f"messages read in {_files(files['missing'])}: "
+            f"{_judged_there(guesses['missing'], report_guesses)}. "
             "Install the package where loomlint runs: in pre-commit, list it in the hook's "
             "additional_dependencies or use a `language: system` hook; otherwise install "
             "loomlint into the project's environment"
         )
-    if unread:
+    if found["name"]:
+        names = ", ".join(
+            f"`{name}` in {module}"
+            for module, name in sorted(entry.split(":", 1) for entry in found["name"])
+        )
+        warnings.append(
+            f"mypy found no {names}, which the messages read in {_files(files['name'])} are "
+            f"typed by: {_judged_there(guesses['name'], report_guesses)}. mypy reports the "
+            "import (attr-defined): correct the name, or install the version of the package "
+            "that defines it"
+        )
+    if found["unread"]:
+        unread = found["unread"]
         packages = sorted({module.split(".", 1)[0] for module in unread})
         overrides = ", ".join(f'"{p}", "{p}.*"' for p in packages)
         warnings.append(
             f"mypy does not read {', '.join(sorted(unread))}, which defines the messages read "
-            f"in {_files(unread_files)}: it is installed, but ships no type information (no "
-            f"py.typed marker, no stubs); {_judged_there(unread_guesses, report_guesses)}. Let "
-            "mypy read its code: set `follow_untyped_imports = true` for it in your mypy "
+            f"in {_files(files['unread'])}: it is installed, but ships no type information (no "
+            f"py.typed marker, no stubs); {_judged_there(guesses['unread'], report_guesses)}. "
+            "Let mypy read its code: set `follow_untyped_imports = true` for it in your mypy "
             "configuration (`[[tool.mypy.overrides]]` with "
             f"`module = [{overrides}]`), or install stubs for it if there are any "
             "(`ignore_missing_imports` would only silence mypy)"

@@ -22,9 +22,9 @@ CHECKED = ("app.py", "fetch.py")
 FINDINGS = findings("app.py")
 
 
-def _check(root: Path, *args: str, timings: bool = False) -> subprocess.CompletedProcess[str]:
+def _loomlint(root: Path, *args: str, timings: bool = False) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [LOOMLINT, "check", "--preset", "langchain", *args],
+        [LOOMLINT, *args],
         cwd=root,
         env={**os.environ, "LOOMLINT_TIMINGS": "1"} if timings else None,
         capture_output=True,
@@ -32,6 +32,10 @@ def _check(root: Path, *args: str, timings: bool = False) -> subprocess.Complete
         check=False,
         timeout=600,
     )
+
+
+def _check(root: Path, *args: str, timings: bool = False) -> subprocess.CompletedProcess[str]:
+    return _loomlint(root, "check", "--preset", "langchain", *args, timings=timings)
 
 
 @pytest.fixture
@@ -220,9 +224,48 @@ def test_a_cached_modules_imports_are_read_from_its_file_once_while_it_stays_the
     agent.write_text("from missing_tracing_sdk import observe\n", encoding="utf-8")
     facts._imports_in_text.cache_clear()
     for _ in range(2):
-        assert facts._imported_modules_in_file(str(agent)) == {"observe": "missing_tracing_sdk"}
+        assert facts._imported_modules_in_file(str(agent)) == {
+            "observe": facts.Imported("missing_tracing_sdk", "observe")
+        }
     assert facts._imports_in_text.cache_info().misses == 1
     agent.write_text("import langfuse.decorators as observe\n", encoding="utf-8")
-    assert facts._imported_modules_in_file(str(agent)) == {"observe": "langfuse.decorators"}
+    assert facts._imported_modules_in_file(str(agent)) == {
+        "observe": facts.Imported("langfuse.decorators", None)
+    }
     assert facts._imports_in_text.cache_info().misses == 2
     assert facts._imported_modules_in_file(str(tmp_path / "gone.py")) == {}
+
+
+# A name the module mypy found does not define: installing the package is not the remedy.
+MISSPELT = (
+    "from loomlint.content import Message as Msg\n\n\n"
+    "def show(m: Msg) -> None:\n    print(m.content)\n"
+)
+MISSPELT_WARNING = (
+    "warning: mypy found no `Message` in loomlint.content, which the messages read in 1 file "
+    "are typed by: their reads there are judged by the presets' data where it knows them; 1 "
+    "finding there that rests on neither types nor preset data was not reported "
+    "(--report-guesses, or `report-guesses = true`, reports them). mypy reports the import "
+    "(attr-defined): correct the name, or install the version of the package that defines it\n"
+)
+
+
+@pytest.mark.slow
+def test_a_name_missing_from_a_found_module_is_not_called_a_missing_package(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "app.py").write_text(MISSPELT, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.loomlint]\n", encoding="utf-8")
+    result = _loomlint(tmp_path, "check", "-q", "--no-cache", "app.py")
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", MISSPELT_WARNING)
+    reported = _loomlint(tmp_path, "check", "-q", "--no-cache", "--report-guesses", "app.py")
+    assert (reported.returncode, reported.stdout) == (
+        1,
+        "app.py:5:11: LML003 [*] content of `m` is coerced to str by print(); use text_of(...) "
+        "(a guess: mypy could not read this message's type, and no preset knows this read)\n",
+    )
+    assert reported.stderr == MISSPELT_WARNING.replace(
+        "finding there that rests on neither types nor preset data was not reported "
+        "(--report-guesses, or `report-guesses = true`, reports them)",
+        "finding there rests on neither types nor preset data, reported as guesses",
+    )
