@@ -97,6 +97,8 @@ class FileResult:
     degraded: bool = False
     # Modules mypy could not find that define the receiver of a content read in the file:
     # the file was judged without types (as ``--no-types`` would), and the run says so.
+    # ``module:name`` where mypy read the module but found no such name (``FileTypes``'s
+    # ``unresolved``).
     unresolved_imports: tuple[str, ...] = ()
     # Of those, the modules installed but shipping no type information (``FileTypes``'s
     # ``unresolved_untyped``): kept with the result, so a cached result warns as its run did.

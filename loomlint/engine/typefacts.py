@@ -116,7 +116,10 @@ class FileTypes:
     # file when a ``# type: ignore`` precedes its first statement.
     skipped: tuple[tuple[int, int], ...] = ()
     # Modules mypy could not find (not installed where loomlint runs, or a missing import)
-    # that define the receiver of a content read: named in the run's warning.
+    # that define the receiver of a content read: named in the run's warning. A name mypy
+    # found no definition of in a module it read is ``module:name`` (``facts``
+    # ``_unresolved_module``), which the warning words apart (a wrong import, not a missing
+    # package).
     unresolved: tuple[str, ...] = ()
     # Of ``unresolved``, the modules installed where mypy looks that ship no type information
     # (no ``py.typed``, no stubs), which mypy skips unless told to follow them: asked of the
