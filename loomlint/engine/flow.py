@@ -147,6 +147,19 @@ def _parts_are_empty(kind: ContentKind, empty_parts: bool) -> bool:
     return empty_parts or kind is ContentKind.TEXT
 
 
+@dataclass(frozen=True, slots=True)
+class AliasedCondition:
+    """A test a local name was bound to (``Env.conditions``), and the names it reads."""
+
+    test: cst.BaseExpression
+    reads: frozenset[str]
+
+
+# The name a narrowing path starts from (``m`` of ``m.content``, ``messages`` of
+# ``messages[i].content``).
+_ROOT_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
 @dataclass(slots=True)
 class Env:
     """What is known at one program point."""
@@ -171,6 +184,10 @@ class Env:
     # A test of a setting said it makes messages hold lists of parts here (``if
     # output_version == "v1":``, ``SpiModel.parts_when``): a message's content read is parts.
     parts_by_setting: bool = False
+    # Names bound to a test (``is_list = isinstance(m.content, list)``), whose truth then
+    # narrows as the test would (``if not is_list: return``): an aliased condition, as pyright
+    # follows it. Dropped when the name, or a name the test reads, is bound again.
+    conditions: dict[str, AliasedCondition] = field(default_factory=dict[str, AliasedCondition])
 
     def copy(self) -> Env:
         return Env(
@@ -183,6 +200,7 @@ class Env:
             self.known,
             self.empty_parts,
             self.parts_by_setting,
+            dict(self.conditions),
         )
 
     def bind(
@@ -224,6 +242,14 @@ class Env:
             for p in (*self.paths, *self.empty, *self.empty_parts)
             if p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
         ]
+        if self.conditions:
+            name = _ROOT_NAME.match(root)
+            if name is not None:
+                self.conditions = {
+                    alias: condition
+                    for alias, condition in self.conditions.items()
+                    if alias != name.group() and name.group() not in condition.reads
+                }
         for path in stale:
             self.paths.pop(path, None)
             self.bases.pop(path, None)
@@ -238,6 +264,36 @@ class Env:
                     p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
                 )
             )
+
+
+def _alias_condition(env: Env, name: str, value: cst.BaseExpression) -> None:
+    """``is_list = isinstance(m.content, list)`` (or ``not ...``, a comparison, ``... and
+    ...``): ``name``'s truth is the test's (``Env.conditions``). Only for a value that is no
+    content (a content value's truth narrows the value itself), and not for a test that reads
+    the name itself (``ok = ok and ...``), which would narrow by itself."""
+    if not _is_test(value):
+        return
+    reads = _names_read(value)
+    if name not in reads:
+        env.conditions[name] = AliasedCondition(value, reads)
+
+
+def _is_test(node: cst.BaseExpression) -> bool:
+    """A call, a comparison, a ``not`` or an ``and``/``or``: what may narrow by its truth."""
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, cst.Not)
+    return isinstance(node, (cst.Call, cst.Comparison, cst.BooleanOperation))
+
+
+def _names_read(node: cst.CSTNode) -> frozenset[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+        stack.extend(child_nodes(current))
+    return frozenset(found)
 
 
 def join_envs(a: Env | None, b: Env | None) -> Env | None:
@@ -276,6 +332,11 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         a.known & b.known,
         empty_parts,
         a.parts_by_setting and b.parts_by_setting,
+        {
+            alias: condition
+            for alias, condition in a.conditions.items()
+            if b.conditions.get(alias) == condition
+        },
     )
 
 
@@ -300,6 +361,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.known == b.known
         and a.empty_parts == b.empty_parts
         and a.parts_by_setting == b.parts_by_setting
+        and a.conditions == b.conditions
     )
 
 
@@ -853,7 +915,8 @@ class FlowAnalysis:
             )
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
-            if value_node is not None:
+            if value_node is not None and value is None:
+                _alias_condition(env, target.value, value_node)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
@@ -1237,6 +1300,8 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 self._narrowed.clear()  # ``env`` may be a narrowed environment
                 env.bind(node.target.value, value)
+                if value is None:
+                    _alias_condition(env, node.target.value, node.value)
                 self._summarise(node.target.value, value)
             return value
         if isinstance(node, cst.Subscript):
@@ -1453,6 +1518,11 @@ class FlowAnalysis:
 
     def _narrow_once(self, test: cst.BaseExpression, env: Env, truth: bool) -> Env | None:
         self._deadline.step()
+        if isinstance(test, cst.Name) and test.value in env.conditions:
+            return self._narrow_by_alias(env.conditions[test.value].test, env, truth)
+        if isinstance(test, cst.NamedExpr) and _is_test(test.value):
+            # ``if (is_list := isinstance(m.content, list)):`` narrows as its test does.
+            return self._narrow(test.value, env, truth)
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._narrow(test.expression, env, not truth)
         if isinstance(test, cst.BooleanOperation):
@@ -1468,6 +1538,25 @@ class FlowAnalysis:
             self._apply(fact, narrowed)
         if self._setting_says_parts(test, truth):
             narrowed.parts_by_setting = True
+        return narrowed
+
+    def _narrow_by_alias(self, test: cst.BaseExpression, env: Env, truth: bool) -> Env | None:
+        """``if not is_list:`` where ``is_list = isinstance(m.content, list)``: what the test
+        says, as if written here. mypy does not follow a condition through a name, so what it
+        narrows stands against mypy's types (``Basis.CARRIED``)."""
+        tested = self._narrow(test, env, truth)
+        if tested is None:
+            return None
+        narrowed = tested.copy()
+        for path, kind in narrowed.paths.items():
+            if narrowed.basis_of(path) is Basis.TESTED and (
+                env.paths.get(path) is not kind or env.basis_of(path) is not Basis.TESTED
+            ):
+                narrowed.bases[path] = Basis.CARRIED
+        for name, value in narrowed.names.items():
+            before = env.names.get(name)
+            if value.basis is Basis.TESTED and (before is None or before.kind is not value.kind):
+                narrowed.names[name] = replace(value, basis=Basis.CARRIED)
         return narrowed
 
     def _setting_says_parts(self, test: cst.BaseExpression, truth: bool) -> bool:
