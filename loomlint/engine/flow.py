@@ -915,8 +915,9 @@ class FlowAnalysis:
             )
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
-            if value_node is not None and value is None:
-                _alias_condition(env, target.value, value_node)
+            if value_node is not None:
+                if value is None:
+                    _alias_condition(env, target.value, value_node)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
