@@ -41,6 +41,12 @@ def use_fix(fix: SpiFix, *, accessor: bool = True, misses: str = "parts") -> str
     return f"use {label}, or {_NARROW}" if misses == "text" else f"{_NARROW}, or use {label}"
 
 
+def list_only_fix() -> str:
+    """LML006: the union used in a way only a list allows. No accessor helps: the code changes
+    the list itself."""
+    return "narrow it with isinstance(..., list) first"
+
+
 def destructure_fix(fix: SpiFix) -> str:
     """LML002: a destructured origin used as one branch."""
     label = fix.label

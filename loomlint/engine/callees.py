@@ -135,8 +135,8 @@ class Outcome(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class Verdict:
     outcome: Outcome
-    # For UNSAFE: the category of the use found in the callee ("use", "coercion", "cast"),
-    # and what it does there ("is used as one branch by `.strip()` (line 12)").
+    # For UNSAFE: the category of the use found in the callee ("use", "coercion", "cast",
+    # "list-only"), and what it does there ("is used as one branch by `.strip()` (line 12)").
     category: str = ""
     description: str = ""
     misses: str = "parts"  # the branch that use gets wrong (``sinks.Position.misses``)
@@ -147,7 +147,7 @@ class Use:
     """One use of the followed parameter inside the callee, as the caller's judge sees it."""
 
     node: cst.BaseExpression
-    category: str  # "use", "coercion", "cast", "erased"
+    category: str  # "use", "coercion", "cast", "erased", "list-only"
     description: str
     returned: bool  # the use is a ``return`` of the value
     misses: str = "parts"  # the branch the use gets wrong (``sinks.Position.misses``)

@@ -43,10 +43,18 @@ from loomlint.engine.typeview import TypeView
 
 # "erased": passed or stored where the type is lost (``Any``, ``object``, unannotated); the
 # engine follows a callee of the module (``analysis.callees``) before it reports LML005.
-Category = Literal["coercion", "use", "cast", "erased"]
+# "list-only": a use only a list allows (a list's own method, ``+=`` of a list), which on the
+# string branch fails at once (LML006, opt-in).
+Category = Literal["coercion", "use", "cast", "erased", "list-only"]
 Misses = Literal["parts", "text"]
 
 _SANCTIONED_COMPARISONS = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+# What a list has and a string lacks: code that calls one on content takes it for a list it
+# built or converted, and on a string fails at once with AttributeError (which mypy reports
+# too, where it checks the body). ``index`` and ``count`` are on both: a use of one branch.
+_LIST_ONLY_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "sort", "reverse", "clear", "copy"}
+)
 _FIXABLE_KINDS = frozenset({ContentKind.CONTENT, ContentKind.PARTS})
 # The calls that ask for a value's representation, not its text.
 _REPRESENTATIONS = frozenset({"builtins.repr", "builtins.ascii"})
@@ -289,9 +297,11 @@ class PositionClassifier:
             if parent.value is not position:
                 return None
             call = self._index.parent(parent)
-            if isinstance(call, cst.Call) and call.func is parent:
-                return _use(f"is used as one branch by `.{parent.attr.value}()`")
-            return _use(f"is used as one branch by `.{parent.attr.value}`")
+            called = isinstance(call, cst.Call) and call.func is parent
+            method = f"`.{parent.attr.value}()`" if called else f"`.{parent.attr.value}`"
+            if parent.attr.value in _LIST_ONLY_METHODS:
+                return Position("list-only", f"is used as a list by {method}")
+            return _use(f"is used as one branch by {method}")
         if isinstance(parent, cst.Subscript):
             if parent.value is position:
                 key = single_index(parent)
@@ -447,7 +457,11 @@ class PositionClassifier:
         if not isinstance(statement.operator, cst.AddAssign):
             return _use("is used with an augmented assignment")
         if statement.target is position:
+            if self._is_list(statement.value):
+                return Position("list-only", "is extended with a list by `+=`")
             return _use("is extended with `+=`")
+        if self._is_list(position):
+            return None  # x += [...]: a list's concatenation, which no string takes
         if self._partner_is_text(position, statement.target, assume_text=True):
             return _coercion("`+=` onto a str", self._wrap(position, kind))
         return _use("is added with `+=`")
@@ -792,6 +806,14 @@ class PositionClassifier:
             if fact is not None and fact.partner_is_text is not None:
                 return fact.partner_is_text
         return self._is_text(other) or assume_text
+
+    def _is_list(self, node: cst.BaseExpression) -> bool:
+        """A list by its syntax: a display, a comprehension or ``list(...)``."""
+        if isinstance(node, (cst.List, cst.ListComp)):
+            return True
+        if isinstance(node, cst.Call):
+            return self._index.names.qualified(node.func) == "builtins.list"
+        return False
 
     def _is_text(self, node: cst.BaseExpression) -> bool:
         """A string by its syntax: a literal, ``str(...)``, or a ``+`` with one (``"a" + x``

@@ -1,8 +1,9 @@
 """`loomlint check` over fixtures/analysis: every finding, exactly, with and without types.
 
-The opt-in LML004 (casts) and LML005 (content whose type is lost) are selected here, so their
-findings are written in the fixtures like any other; that they are off by default is tested in
-test_precision_shapes and test_copies_and_casts."""
+The opt-in LML004 (casts), LML005 (content whose type is lost) and LML006 (content used as only a
+list allows) are selected here, so their findings are written in the fixtures like any other;
+that they are off by default is tested in test_precision_shapes, test_copies_and_casts and
+test_list_only_uses."""
 
 from __future__ import annotations
 
@@ -38,7 +39,14 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
     types: bool, guesses: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(REPO)
-    args = ["check", "--format", "json", "--extend-select", "LML004,LML005", "fixtures/analysis"]
+    args = [
+        "check",
+        "--format",
+        "json",
+        "--extend-select",
+        "LML004,LML005,LML006",
+        "fixtures/analysis",
+    ]
     if not types:
         args.append("--no-types")
     if guesses:

@@ -29,7 +29,7 @@ def reported(tmp_path_factory: pytest.TempPathFactory, default_mypy_cache: Path)
     project = tmp_path_factory.mktemp("rule-examples")
     # LML004 and LML005 are opt-in: their examples need them selected.
     (project / "pyproject.toml").write_text(
-        '[tool.loomlint]\nextend-select = ["LML004", "LML005"]\n'
+        '[tool.loomlint]\nextend-select = ["LML004", "LML005", "LML006"]\n'
     )
     for name, example in EXAMPLES.items():
         (project / name).write_text(example.source)

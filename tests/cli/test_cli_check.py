@@ -310,7 +310,8 @@ def test_config_option(project: Project, fake_runner: FakeRunner) -> None:
             ["--select", "LML999"],
             [],
             "error: --select: unknown rule code 'LML999' (known: LML001, "
-            "LML002, LML003, LML004, LML005, LML100, LML901, LML902, LML903, LML904, LML905)\n",
+            "LML002, LML003, LML004, LML005, LML006, LML100, LML901, LML902, LML903, LML904, "
+            "LML905)\n",
         ),
         (
             ["--preset", "langchan"],

@@ -41,7 +41,7 @@ def test_exit_zero_turns_findings_into_0_but_not_errors(
         2,
         "",
         "error: --select: unknown rule code 'LML0x' (known: LML001, LML002, LML003, LML004, "
-        "LML005, LML100, LML901, LML902, LML903, LML904, LML905)\n",
+        "LML005, LML006, LML100, LML901, LML902, LML903, LML904, LML905)\n",
     )
 
 

@@ -20,6 +20,7 @@ LML002  content-destructure  no       Content taken apart by a match pattern or 
 LML003  content-coercion     yes      Part-message content, a narrowed parts list, or a single part is turned into a string.
 LML004  content-cast         no       `typing.cast` of content to one branch instead of narrowing it (opt-in).
 LML005  content-type-erased  no       Content passed or stored where its type is lost (`Any`, `object`, unannotated), and no body to follow (opt-in).
+LML006  content-list-only    no       Content that may be a string used in a way only a list allows (`.append()`, `+= [...]`) (opt-in).
 LML100  unused-suppression   no       A `# loomlint: ignore[...]` or `# noqa: LML...` comment that suppresses nothing.
 LML901  syntax-error         no       The file could not be parsed, so it was not checked.
 LML902  undecodable-source   no       The file could not be read or decoded as Python source, so it was not checked.
@@ -70,8 +71,8 @@ def test_explain_unknown_code() -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "error: unknown rule code 'LML999' (known: LML001, LML002, LML003, LML004, LML005, LML100, "
-        "LML901, LML902, LML903, LML904, LML905)\n"
+        "error: unknown rule code 'LML999' (known: LML001, LML002, LML003, LML004, LML005, "
+        "LML006, LML100, LML901, LML902, LML903, LML904, LML905)\n"
     )
 
 

@@ -12,7 +12,9 @@ from loomlint.project.config import ConfigError, Settings
 WriteConfig = Callable[..., Path]
 Load = Callable[..., Settings]
 
-KNOWN = "LML001, LML002, LML003, LML004, LML005, LML100, LML901, LML902, LML903, LML904, LML905"
+KNOWN = (
+    "LML001, LML002, LML003, LML004, LML005, LML006, LML100, LML901, LML902, LML903, LML904, LML905"
+)
 
 
 @pytest.mark.parametrize(

@@ -111,8 +111,8 @@ def test_toml_comes_before_ini_in_the_same_folder(
         (
             "per-file-ignores =\n    tests/*: LML0x",
             "mypy.ini: [loomlint.per-file-ignores] key 'tests/*': unknown rule code 'LML0x' "
-            "(known: LML001, LML002, LML003, LML004, LML005, LML100, LML901, LML902, LML903, "
-            "LML904, LML905)",
+            "(known: LML001, LML002, LML003, LML004, LML005, LML006, LML100, LML901, LML902, "
+            "LML903, LML904, LML905)",
         ),
         (
             "report_unused_suppressions = maybe",

@@ -41,7 +41,7 @@ FILES = sorted(
 # opt-in LML004 is selected, so that both front ends are compared on casts too.
 PRESETS = (
     'preset = ["loom", "langchain", "openai", "anthropic", "pydantic-ai"]\n'
-    'extend-select = ["LML004"]\n'
+    'extend-select = ["LML004", "LML006"]\n'
 )
 # Lines of the fixtures with a bare `# type: ignore` on a finding: mypy silences them.
 MYPY_SILENCES = {("fixtures/mypy_plugin/plugin_suppressed.py", 14)}

@@ -88,7 +88,7 @@ def test_results(diagnostics: list[Diagnostic], tmp_path: Path) -> None:
     files = {"src/app.py": "\n" * 11 + "    return str(m.content)\n"}
     results = sarif(diagnostics, tmp_path, files)["runs"][0]["results"]
     assert [(r["ruleId"], r["ruleIndex"], r["level"]) for r in results] == [
-        ("LML901", 6, "error"),  # the catalog's rules in order: LML001-LML005, LML100, LML901
+        ("LML901", 7, "error"),  # the catalog's rules in order: LML001-LML006, LML100, LML901
         ("LML001", 0, "error"),
         ("LML003", 2, "error"),
     ]

@@ -7,6 +7,7 @@ from loomlint.engine.checks.content_cast import ContentCast
 from loomlint.engine.checks.content_coercion import ContentCoercion
 from loomlint.engine.checks.content_destructure import ContentDestructure
 from loomlint.engine.checks.content_erased import ContentErased
+from loomlint.engine.checks.content_list_only import ContentListOnly
 from loomlint.engine.checks.unsafe_content_use import UnsafeContentUse
 
 ALL_RULES: tuple[ContentRule, ...] = (
@@ -15,6 +16,7 @@ ALL_RULES: tuple[ContentRule, ...] = (
     ContentCoercion(),
     ContentCast(),
     ContentErased(),
+    ContentListOnly(),
 )
 
 __all__ = ["ALL_RULES", "ContentFinding", "ContentRule", "Example"]
