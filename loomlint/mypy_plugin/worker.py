@@ -311,8 +311,11 @@ class AnalysisWorker:
             self._send(("timings", self.timings))
 
     def drop(self, path: str) -> None:
-        """The file needs no judgement: forget what was prepared for it."""
-        if self._outbox is not None:
+        """The file needs no judgement: forget what was prepared for it. Only a file offered
+        and neither judged nor dropped since is held by the worker (it forgets a file at its
+        judgement too): most of a build's modules name no content, were never offered, and
+        cost no message."""
+        if self._outbox is not None and path in self._offers:
             self._forget(path)
             self._send(("drop", path))
 
