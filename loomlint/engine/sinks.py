@@ -322,7 +322,11 @@ class PositionClassifier:
         if isinstance(parent, (cst.Index, cst.Slice, cst.SubscriptElement)):
             return _use("is used as a subscript")
         if isinstance(parent, cst.Call):
-            return _use("is called") if parent.func is position else None
+            # content(...): neither a string nor a list can be called, so the code knows the
+            # value to be something else here (a method named content, as a browser page's
+            # `page.content()` or a file API's `files.content(file_id)`, or a callable it
+            # holds), not message content.
+            return None
         if isinstance(parent, cst.Arg):
             call = self._index.parent(parent)
             if isinstance(call, cst.Call):
