@@ -266,16 +266,16 @@ class Env:
             )
 
 
-def _alias_condition(env: Env, name: str, value: cst.BaseExpression) -> None:
+def _alias_condition(env: Env, name: str, node: cst.BaseExpression, value: Value | None) -> None:
     """``is_list = isinstance(m.content, list)`` (or ``not ...``, a comparison, ``... and
     ...``): ``name``'s truth is the test's (``Env.conditions``). Only for a value that is no
-    content (a content value's truth narrows the value itself), and not for a test that reads
-    the name itself (``ok = ok and ...``), which would narrow by itself."""
-    if not _is_test(value):
+    content (``value`` None: a content value's truth narrows the value itself), and not for a
+    test that reads the name itself (``ok = ok and ...``), which would narrow by itself."""
+    if value is not None or not _is_test(node):
         return
-    reads = _names_read(value)
+    reads = _names_read(node)
     if name not in reads:
-        env.conditions[name] = AliasedCondition(value, reads)
+        env.conditions[name] = AliasedCondition(node, reads)
 
 
 def _is_test(node: cst.BaseExpression) -> bool:
@@ -916,8 +916,7 @@ class FlowAnalysis:
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
             if value_node is not None:
-                if value is None:
-                    _alias_condition(env, target.value, value_node)
+                _alias_condition(env, target.value, value_node, value)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
                 self._copy_paths(env, target.value, value_node)
@@ -1301,8 +1300,7 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 self._narrowed.clear()  # ``env`` may be a narrowed environment
                 env.bind(node.target.value, value)
-                if value is None:
-                    _alias_condition(env, node.target.value, node.value)
+                _alias_condition(env, node.target.value, node.value, value)
                 self._summarise(node.target.value, value)
             return value
         if isinstance(node, cst.Subscript):

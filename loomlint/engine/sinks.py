@@ -812,12 +812,10 @@ class PositionClassifier:
         return self._is_text(other) or assume_text
 
     def _is_list(self, node: cst.BaseExpression) -> bool:
-        """A list by its syntax: a display, a comprehension or ``list(...)``."""
-        if isinstance(node, (cst.List, cst.ListComp)):
-            return True
+        """A list by its syntax (``_is_list_display``), or ``list(...)``."""
         if isinstance(node, cst.Call):
             return self._index.names.qualified(node.func) == "builtins.list"
-        return False
+        return _is_list_display(node)
 
     def _is_text(self, node: cst.BaseExpression) -> bool:
         """A string by its syntax: a literal, ``str(...)``, or a ``+`` with one (``"a" + x``

@@ -39,6 +39,7 @@ def test_a_list_only_use_of_content_is_reported_only_when_lml006_is_selected(
         (30, 5, "LML006"),
         (50, 18, "LML006"),
         (54, 5, "LML006"),
+        (64, 5, "LML006"),
     ]
     assert _findings(*mode) == string_uses
     assert _findings(*mode, "--select", "LML") == string_uses  # a prefix: not the opt-in
