@@ -171,6 +171,8 @@ class FactCollector:
         # words it, and whether the destination erases its type (``Any``, ``object``).
         self._verdicts: dict[int, tuple[bool, str, bool]] = {}
         self._partners: dict[int, bool] = {}
+        # Targets of ``+=`` to which a list is added (by the added value's type).
+        self._extended_by_lists: set[int] = set()
         self._comparands: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
@@ -292,6 +294,7 @@ class FactCollector:
             receiver_desc=verdict[1] if verdict is not None else "",
             receiver_erases=verdict[2] if verdict is not None else False,
             partner_is_text=partner,
+            partner_is_list=node_id in self._extended_by_lists,
             comparand_may_be_text=comparand,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
@@ -478,6 +481,10 @@ class FactCollector:
         elif isinstance(o, OperatorAssignmentStmt) and o.op == "+":
             self._note_partners(o.rvalue, o.lvalue)
             self._note_partners(o.lvalue, o.rvalue)
+            if id(o.lvalue) in self._partners and content_types.is_list_type(
+                self._types.get(o.rvalue)
+            ):
+                self._extended_by_lists.add(id(o.lvalue))
         for block in _blocks_of(o):
             if block.is_unreachable:
                 # A branch mypy deems unreachable (``sys.version_info``, ``sys.platform``,
