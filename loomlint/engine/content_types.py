@@ -407,6 +407,18 @@ def may_be_text(typ: Type | None) -> bool | None:
     return answer
 
 
+def is_list_type(typ: Type | None) -> bool:
+    """Whether every value of this type is a ``list`` (or an instance of a subclass): what
+    ``+=`` adds to content that only a list takes."""
+    proper = get_proper_type(typ)
+    if proper is None:
+        return False
+    members = _union_members(proper)
+    return bool(members) and all(
+        isinstance(member, Instance) and member.type.has_base("builtins.list") for member in members
+    )
+
+
 def class_may_be_text(info: TypeInfo) -> bool | None:
     """Whether an instance of this class may be a ``str`` (``may_be_text``); None when a base
     mypy could not tell may make it one."""

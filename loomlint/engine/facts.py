@@ -106,8 +106,8 @@ def types_content(tree: MypyFile, types: dict[Expression, Type], spi: SpiModel) 
     seen: set[object] = set()
     for expression in get_subexpressions(tree):
         typ = types.get(expression)
-        if typ is None:
-            continue
+        if typ is None or not isinstance(get_proper_type(typ), UnionType):
+            continue  # content is a union (text and a collection): no other type classifies so
         key = content_types.classification_key(typ)
         if key in seen:
             continue
@@ -164,6 +164,8 @@ class FactCollector:
         self._dict_parts_of_type: dict[object, bool] = {}
         self._names_of_type: dict[object, tuple[str, ...]] = {}
         self._type_keys: dict[int, object] = {}
+        # Per classification key: whether a type leaves nothing to record (``_says_nothing``).
+        self._plain_types: dict[object, bool] = {}
         self._field_origins: set[int] = set()
         self._any_reads: set[int] = set()
         self._receiver_attributes: dict[int, tuple[str, ...]] = {}
@@ -171,6 +173,8 @@ class FactCollector:
         # words it, and whether the destination erases its type (``Any``, ``object``).
         self._verdicts: dict[int, tuple[bool, str, bool]] = {}
         self._partners: dict[int, bool] = {}
+        # Targets of ``+=`` to which a list is added (by the added value's type).
+        self._extended_by_lists: set[int] = set()
         self._comparands: dict[int, bool] = {}
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
@@ -214,7 +218,21 @@ class FactCollector:
         callees: dict[NodeKey, CalleeFact] = {}
         untyped: set[NodeKey] = set()
         any_reads: set[NodeKey] = set()
+        # Most expressions have nothing to record (``_says_nothing``): a group of them needs
+        # no ordinals, which only the recorded members' keys hold.
+        noted = (
+            self._field_origins.union(
+                self._verdicts, self._partners, self._comparands, self._cast_targets
+            )
+            | self._any_reads
+            | self._callees.keys()
+        )
         for (line, family), members in groups.items():
+            if all(
+                id(tracked.node) not in noted and self._says_nothing(tracked.node)
+                for tracked in members
+            ):
+                continue
             members.sort(key=lambda t: (t.column, t.end_line, t.end_column))
             for ordinal, tracked in enumerate(members):
                 key = (line, family, ordinal)
@@ -239,6 +257,32 @@ class FactCollector:
             untyped=frozenset(untyped),
             any_reads=frozenset(any_reads),
         )
+
+    def _says_nothing(self, node: Expression) -> bool:
+        """Whether ``node``'s type alone leaves nothing to record of it: no fact (``_fact``
+        would return None unless something was noted of the node), no missing module.
+        Asked once per classification key; a type of content, parts, ``Any`` or ``object``
+        is left to ``_fact``."""
+        typ = self._types.get(node)
+        if typ is None:
+            return True
+        key = self._classification_key(typ)
+        plain = self._plain_types.get(key)
+        if plain is None:
+            kind = self._kind_of_type.get(key)
+            if kind is None:
+                kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
+            shape = self._shape_of_type.get(key)
+            if shape is None:
+                shape = self._shape_of_type[key] = content_types.classify_shape(typ)
+            plain = self._plain_types[key] = (
+                kind not in _INTERESTING
+                and kind is not ContentKind.ANY
+                and shape is not ContentKind.CONTENT
+                and shape is not ContentKind.PARTS
+                and not _is_object(typ)
+            )
+        return plain
 
     def _fact(self, node: Expression) -> ExprFact | None:
         node_id = id(node)
@@ -292,6 +336,7 @@ class FactCollector:
             receiver_desc=verdict[1] if verdict is not None else "",
             receiver_erases=verdict[2] if verdict is not None else False,
             partner_is_text=partner,
+            partner_is_list=node_id in self._extended_by_lists,
             comparand_may_be_text=comparand,
             receiver_attributes=self._receiver_attributes.get(node_id, ()),
             cast_keeps_content=cast_target,
@@ -478,6 +523,10 @@ class FactCollector:
         elif isinstance(o, OperatorAssignmentStmt) and o.op == "+":
             self._note_partners(o.rvalue, o.lvalue)
             self._note_partners(o.lvalue, o.rvalue)
+            if id(o.lvalue) in self._partners and content_types.is_list_type(
+                self._types.get(o.rvalue)
+            ):
+                self._extended_by_lists.add(id(o.lvalue))
         for block in _blocks_of(o):
             if block.is_unreachable:
                 # A branch mypy deems unreachable (``sys.version_info``, ``sys.platform``,

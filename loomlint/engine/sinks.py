@@ -461,7 +461,7 @@ class PositionClassifier:
         if not isinstance(statement.operator, cst.AddAssign):
             return _use("is used with an augmented assignment")
         if statement.target is position:
-            if self._is_list(statement.value):
+            if self._is_list(statement.value) or self._extended_by_a_list(position):
                 return Position("list-only", "is extended with a list by `+=`")
             return _use("is extended with `+=`")
         if self._is_list(position):
@@ -810,6 +810,13 @@ class PositionClassifier:
             if fact is not None and fact.partner_is_text is not None:
                 return fact.partner_is_text
         return self._is_text(other) or assume_text
+
+    def _extended_by_a_list(self, target: cst.BaseExpression) -> bool:
+        """``m.content += parts`` where the types say ``parts`` is a list."""
+        if not self._types.covered(target):
+            return False
+        fact = self._types.expr(target)
+        return fact is not None and fact.partner_is_list
 
     def _is_list(self, node: cst.BaseExpression) -> bool:
         """A list by its syntax (``_is_list_display``), or ``list(...)``."""

@@ -72,6 +72,9 @@ class ExprFact:
     receiver_erases: bool = False
     # For an operand of ``+``, ``%`` or ``+=``: whether the other operand is a string.
     partner_is_text: bool | None = None
+    # For the target of ``+=``: whether what is added is a list by its type (``m.content +=
+    # parts``), which only a list takes.
+    partner_is_list: bool = False
     # For an element read (``content[0]``) compared by ``==`` or ``!=``: whether the other
     # operand's type may hold a string (``content_types.may_be_text``). None: not so compared,
     # or its type says nothing (``Any``).
