@@ -729,6 +729,9 @@ class FlowAnalysis:
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
+                if node.value is not None:
+                    self._construction_sets_content(env, node.target.value, node.value)
+                    self._display_sets_content(env, node.target.value, node.value)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
             return env
@@ -922,6 +925,7 @@ class FlowAnalysis:
                 self._copy_paths(env, target.value, value_node)
                 self._copy_sets_content(env, target.value, value_node)
                 self._construction_sets_content(env, target.value, value_node)
+                self._display_sets_content(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -1012,11 +1016,7 @@ class FlowAnalysis:
         where the flow knows it (a display, ``str()``/``list()``, a narrowed value). mypy
         types neither ``update`` nor the copy's fields by it (``Basis.CARRIED``)."""
         for field_name, value in self._set_by_copy(value_node):
-            known = self.values.get(value)
-            if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
-                kind: ContentKind | None = known.kind
-            else:
-                kind = _display_kind(value, self._index)
+            kind = self._branch_given(value)
             if kind is not None:
                 env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
 
@@ -1037,13 +1037,40 @@ class FlowAnalysis:
         for arg in value_node.args:
             if arg.star or arg.keyword is None or arg.keyword.value not in fields:
                 continue
-            known = self.values.get(arg.value)
-            if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
-                kind: ContentKind | None = known.kind
-            else:
-                kind = _display_kind(arg.value, self._index)
+            kind = self._branch_given(arg.value)
             if kind is not None:
                 env.narrow_path(f"{name}.{arg.keyword.value}", kind, Basis.CARRIED)
+
+    def _display_sets_content(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``m = {"role": "user", "content": f"..."}``: a message dict made here holds the
+        branch of the content it was given, as a message class constructed here does
+        (``_construction_sets_content``), until the key is assigned again. mypy types the key
+        by the dict's declared type where there is one (``ChatCompletionMessageParam``: the
+        union), and the display says which branch it holds (``Basis.CARRIED``). A ``**``
+        element may replace the keys given before it."""
+        if not isinstance(value_node, cst.Dict):
+            return
+        fields = self._spi.content_fields
+        given: dict[str, cst.BaseExpression] = {}
+        for element in value_node.elements:
+            if not isinstance(element, cst.DictElement):  # ``**other``
+                given.clear()
+                continue
+            key = string_value(element.key)
+            if key is not None and key in fields:
+                given[key] = element.value
+        for key, value in given.items():
+            kind = self._branch_given(value)
+            if kind is not None:
+                env.narrow_path(f"{name}[{key!r}]", kind, Basis.CARRIED)
+
+    def _branch_given(self, value: cst.BaseExpression) -> ContentKind | None:
+        """The branch of content given to a message as it is made or copied: what the flow
+        knows of the value (a narrowed local), or its syntax (``_display_kind``)."""
+        known = self.values.get(value)
+        if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
+            return known.kind
+        return _display_kind(value, self._index)
 
     def _stores_content_given(self, cls: cst.BaseExpression) -> bool:
         """Whether constructing ``cls`` stores the content it is given, as it is: an SPI's
