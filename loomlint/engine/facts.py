@@ -269,12 +269,8 @@ class FactCollector:
         key = self._classification_key(typ)
         plain = self._plain_types.get(key)
         if plain is None:
-            kind = self._kind_of_type.get(key)
-            if kind is None:
-                kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
-            shape = self._shape_of_type.get(key)
-            if shape is None:
-                shape = self._shape_of_type[key] = content_types.classify_shape(typ)
+            kind = self._kind_by_key(typ, key)
+            shape = self._shape_by_key(typ, key)
             plain = self._plain_types[key] = (
                 kind not in _INTERESTING
                 and kind is not ContentKind.ANY
@@ -354,11 +350,14 @@ class FactCollector:
             if typ is None:
                 kind = ContentKind.OTHER
             else:
-                key = self._classification_key(typ)
-                kind = self._kind_of_type.get(key)
-                if kind is None:
-                    kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
+                kind = self._kind_by_key(typ, self._classification_key(typ))
             self._kinds[node_id] = kind
+        return kind
+
+    def _kind_by_key(self, typ: Type, key: object) -> ContentKind:
+        kind = self._kind_of_type.get(key)
+        if kind is None:
+            kind = self._kind_of_type[key] = content_types.classify(typ, self._spi)
         return kind
 
     def _shape(self, node: Expression) -> ContentKind:
@@ -367,10 +366,13 @@ class FactCollector:
         if shape is None:
             typ = self._types.get(node)
             key = id(None) if typ is None else self._classification_key(typ)
-            shape = self._shape_of_type.get(key)
-            if shape is None:
-                shape = self._shape_of_type[key] = content_types.classify_shape(typ)
-            self._shapes[node_id] = shape
+            shape = self._shapes[node_id] = self._shape_by_key(typ, key)
+        return shape
+
+    def _shape_by_key(self, typ: Type | None, key: object) -> ContentKind:
+        shape = self._shape_of_type.get(key)
+        if shape is None:
+            shape = self._shape_of_type[key] = content_types.classify_shape(typ)
         return shape
 
     def _may_hold_dict_parts(self, node: Expression) -> bool:
