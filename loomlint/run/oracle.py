@@ -30,7 +30,7 @@ import re
 import tempfile
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -63,6 +63,12 @@ _INTERNAL_ERROR = re.compile(
     r"^(?P<path>.+?):(?:(?P<line>\d+):)? error: INTERNAL ERROR", re.MULTILINE
 )
 _MAX_CRASH_RETRIES = 3
+# mypy's blocking error for a file it finds under two module names: the name its path gives
+# (mypy crawls up to the first folder without an ``__init__.py``) and the name an import finds.
+_FOUND_TWICE = re.compile(
+    r"^(?P<path>.+?): error: Source file found twice under different module names: "
+    r'"(?P<first>[^"]+)" and "(?P<second>[^"]+)"'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +188,16 @@ class MypyOracle:
             except _TargetCrash as crash:
                 culprit = pending.pop(crash.abspath)
                 result.failures[culprit.path] = crash.reason
+            except _PackageFoundTwice as twice:
+                for abspath in twice.abspaths:
+                    left_out = pending.pop(abspath, None)
+                    if left_out is not None:
+                        result.failures[left_out.path] = twice.reason
         for source in pending.values():
-            result.failures[source.path] = "mypy kept crashing on other files of this run"
+            result.failures[source.path] = (
+                f"mypy stopped on other files of this run {_MAX_CRASH_RETRIES + 1} times (a "
+                "blocking error or a crash each time), and was not run again"
+            )
         return result
 
     def _mypy_options(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
@@ -303,7 +317,14 @@ class MypyOracle:
                     extra_plugins=extra_plugins or [],
                 )
         except CompileError as exc:
-            raise _blocking_error(exc.messages or blocking.messages, by_abspath) from None
+            messages = exc.messages or blocking.messages
+            twice = found_twice(messages)
+            if twice is not None:
+                left_out = counted_from(twice, targets)
+                if left_out:
+                    raise _PackageFoundTwice(left_out, twice.reason) from None
+                raise OracleUnavailable(twice.reason) from None
+            raise _blocking_error(messages, by_abspath) from None
         except SystemExit:
             raise _crash_from_output(output.getvalue(), by_abspath) from None
         except Exception as exc:  # mypy's own bug, raised instead of reported
@@ -520,6 +541,78 @@ class _TargetCrash(Exception):
         super().__init__(reason)
         self.abspath = abspath
         self.reason = reason
+
+
+class _PackageFoundTwice(Exception):
+    """Every target of a package mypy finds under two module names (``FoundTwice``): each
+    would stop the build in turn, so they are left out together."""
+
+    def __init__(self, abspaths: list[str], reason: str) -> None:
+        super().__init__(reason)
+        self.abspaths = abspaths
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class FoundTwice:
+    """mypy's blocking "Source file found twice under different module names": a folder above
+    ``path`` has no ``__init__.py``, so the module name mypy gives the file from its path
+    (``crawled``, counted from ``base_dir``) is not the one an import finds (``imported``).
+    Every file mypy counts from the same folder is in the same case."""
+
+    path: str
+    crawled: str
+    imported: str
+    base_dir: str
+
+    @property
+    def reason(self) -> str:
+        """Why, in the same words for every file of the package, whichever of its modules mypy
+        stopped on: the package's top folder, and the two names mypy finds it under."""
+        top = self.crawled.split(".")[0]
+        imported = self.imported[: len(self.imported) - len(self.crawled)] + top
+        folder = _shown(os.path.join(self.base_dir, top))
+        return (
+            f'mypy finds this file\'s package under two names ("{top}" and "{imported}", '
+            f"{folder}), because a folder above it has no __init__.py. Add the missing "
+            "__init__.py files, or set explicit_package_bases = true (with mypy_path naming the "
+            "folder the package starts in) in mypy's configuration"
+        )
+
+
+def _shown(path: str) -> str:
+    """A path as a message shows it: relative to the working folder, if it is below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative
+
+
+def found_twice(messages: Iterable[str]) -> FoundTwice | None:
+    """The first file of ``messages`` (mypy's) that mypy found under two module names."""
+    for message in messages:
+        found = _FOUND_TWICE.match(message)
+        if found is None:
+            continue
+        crawled, imported = sorted((found["first"], found["second"]), key=len)
+        if not imported.endswith("." + crawled):
+            continue
+        path = os.path.abspath(found["path"])
+        folder, name = os.path.split(path)
+        base = folder if name == "__init__.py" else os.path.splitext(path)[0]
+        for _ in crawled.split("."):
+            base = os.path.dirname(base)
+        return FoundTwice(path, crawled, imported, base)
+    return None
+
+
+def counted_from(found: FoundTwice, sources: Iterable[BuildSource]) -> list[str]:
+    """The files of ``sources`` whose module names mypy counts from ``found``'s folder."""
+    return [
+        os.path.abspath(source.path)
+        for source in sources
+        if source.path is not None
+        and source.base_dir is not None
+        and os.path.abspath(source.base_dir) == found.base_dir
+    ]
 
 
 # How a key of two digests begins (the language server's keys are of another kind).

@@ -51,6 +51,8 @@ from loomlint.run.oracle import (
     OracleUnavailable,
     SourceFile,
     TypeOracle,
+    counted_from,
+    found_twice,
 )
 from loomlint.server.watch import ContentWatcher
 
@@ -119,6 +121,10 @@ class WarmMypy(MypyOracle):
         # Files whose buffer mypy last saw instead of the file: at their next update the
         # file on disk stands again (the buffer was closed).
         self._overlaid: set[str] = set()
+        # The files of a package mypy finds under two module names (``found_twice``), left
+        # out of the build from its start, and why: each would stop mypy again, in the build
+        # and in an update alike, so they go without types as ``loomlint check``'s do.
+        self._found_twice: dict[str, str] = {}
         self.last = UpdateStats(cold_build=False, updated_modules=())
         # How many times the project was built from scratch (the first time, and after
         # a crash or a package installed).
@@ -262,6 +268,7 @@ class WarmMypy(MypyOracle):
         export = export or {}
         project = list(dict.fromkeys([*self._project_files, *buffers, *export]))
         left_out: set[str] = set()
+        self._found_twice = {}
         for _attempt in range(_MAX_LEFT_OUT + 1):
             sources, options = self._options_for([p for p in project if p not in left_out])
             # Exported by the first build only when it is asked for (a check run's cold
@@ -286,6 +293,15 @@ class WarmMypy(MypyOracle):
                     flush_errors=blocking,
                 )
             except CompileError as exc:
+                twice = found_twice(exc.messages or blocking.messages)
+                if twice is not None:
+                    # Each file of the package would stop the build in turn: all are left out.
+                    package = set(counted_from(twice, sources)) - left_out
+                    if not package:
+                        raise OracleUnavailable(twice.reason) from None
+                    left_out |= package
+                    self._found_twice.update(dict.fromkeys(package, twice.reason))
+                    continue
                 culprit = _blocking_path(exc.messages or blocking.messages, project, left_out)
                 if culprit is None:
                     raise OracleUnavailable(" / ".join(exc.messages[:3]) or "no output") from None
@@ -395,6 +411,7 @@ class WarmMypy(MypyOracle):
         manager = fine.manager
         options = self._options
         assert options is not None
+        forced = self._without_found_twice(forced, result)
         self._fscache.flush()
         fine.flush_cache()
         manager.shadow_map.clear()
@@ -425,6 +442,20 @@ class WarmMypy(MypyOracle):
             )
         for path, source in unchanged.items():
             self._recheck(fine, path, source, consumer, result)
+
+    def _without_found_twice(
+        self, files: Mapping[str, SourceFile], result: OracleResult
+    ) -> dict[str, SourceFile]:
+        """``files`` less those left out of the build as a package mypy finds twice, each of
+        which fails with why (``found_twice``)."""
+        kept: dict[str, SourceFile] = {}
+        for path, source in files.items():
+            reason = self._found_twice.get(path)
+            if reason is None:
+                kept[path] = source
+            else:
+                result.failures[source.path] = reason
+        return kept
 
     def _not_as_built(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` whose bytes on disk are not those mypy last parsed: the checked
@@ -507,6 +538,7 @@ class WarmMypy(MypyOracle):
         manager = fine.manager
         options = self._options
         assert options is not None
+        buffers = self._without_found_twice(buffers, result)
         self._fscache.flush()
         fine.flush_cache()
         # Files changed on disk since the last update (saved elsewhere, a git checkout).

@@ -4,8 +4,19 @@ file with any error (a missing import does not stop mypy)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from loomlint.run.oracle import OracleUnavailable, _blocking_error, _TargetCrash
+import pytest
+
+from loomlint.project.config import CliOverrides
+from loomlint.project.settings import load_settings
+from loomlint.run.oracle import (
+    MypyOracle,
+    OracleUnavailable,
+    SourceFile,
+    _blocking_error,
+    _TargetCrash,
+)
 
 TARGETS = {os.path.abspath(p): p for p in ("graph.py", "configuration.py")}
 
@@ -33,3 +44,30 @@ def test_an_error_outside_the_targets_makes_mypy_unavailable() -> None:
     unavailable = _blocking_error(messages, TARGETS)
     assert isinstance(unavailable, OracleUnavailable)
     assert str(unavailable) == "setup.cfg: error: Invalid section / other.py:1: note: See the docs"
+
+
+def test_after_four_stopped_builds_the_files_left_say_what_happened(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Each build stops on the first file still pending (a blocking error of its own): the
+    # oracle leaves that file out and builds again, four builds in all.
+    files = [SourceFile(f"f{n}.py", "x = 1\n") for n in range(6)]
+
+    def build(self: MypyOracle, pending: list[SourceFile], consumer: object) -> object:
+        raise _TargetCrash(os.path.abspath(pending[0].path), f"stopped on {pending[0].path}")
+
+    monkeypatch.setattr(MypyOracle, "_build", build)
+    settings = load_settings(tmp_path, overrides=CliOverrides())
+    result = MypyOracle(settings.spi).analyze(files)
+    left = (
+        "mypy stopped on other files of this run 4 times (a blocking error or a crash each "
+        "time), and was not run again"
+    )
+    assert result.failures == {
+        "f0.py": "stopped on f0.py",
+        "f1.py": "stopped on f1.py",
+        "f2.py": "stopped on f2.py",
+        "f3.py": "stopped on f3.py",
+        "f4.py": left,
+        "f5.py": left,
+    }
