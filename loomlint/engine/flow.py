@@ -731,7 +731,6 @@ class FlowAnalysis:
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
                     self._construction_sets_content(env, node.target.value, node.value)
-                    self._display_sets_content(env, node.target.value, node.value)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
             return env
@@ -925,7 +924,6 @@ class FlowAnalysis:
                 self._copy_paths(env, target.value, value_node)
                 self._copy_sets_content(env, target.value, value_node)
                 self._construction_sets_content(env, target.value, value_node)
-                self._display_sets_content(env, target.value, value_node)
                 self._bind_read_shapes(env, target.value, value_node, element=False)
             self._summarise(target.value, value)
             return
@@ -1027,7 +1025,11 @@ class FlowAnalysis:
         content it was given (a display, ``str()``/``list()``, a narrowed value) until the field
         is assigned again. mypy types the field by its declaration, the union
         (``Basis.CARRIED``). Only a class known to store what it is given counts
-        (``_stores_content_given``); content given by position is not followed."""
+        (``_stores_content_given``); content given by position is not followed. A message
+        dict made by a display holds its branch alike (``_display_sets_content``)."""
+        if isinstance(value_node, cst.Dict):
+            self._display_sets_content(env, name, value_node)
+            return
         if not isinstance(value_node, cst.Call):
             return
         classes = self._evidence.instance_classes(value_node)
@@ -1041,15 +1043,13 @@ class FlowAnalysis:
             if kind is not None:
                 env.narrow_path(f"{name}.{arg.keyword.value}", kind, Basis.CARRIED)
 
-    def _display_sets_content(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+    def _display_sets_content(self, env: Env, name: str, value_node: cst.Dict) -> None:
         """``m = {"role": "user", "content": f"..."}``: a message dict made here holds the
         branch of the content it was given, as a message class constructed here does
         (``_construction_sets_content``), until the key is assigned again. mypy types the key
         by the dict's declared type where there is one (``ChatCompletionMessageParam``: the
         union), and the display says which branch it holds (``Basis.CARRIED``). A ``**``
         element may replace the keys given before it."""
-        if not isinstance(value_node, cst.Dict):
-            return
         fields = self._spi.content_fields
         given: dict[str, cst.BaseExpression] = {}
         for element in value_node.elements:

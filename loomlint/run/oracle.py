@@ -186,13 +186,9 @@ class MypyOracle:
                 result.fact_seconds += built.fact_seconds
                 return result
             except _TargetCrash as crash:
-                culprit = pending.pop(crash.abspath)
-                result.failures[culprit.path] = crash.reason
-            except _PackageFoundTwice as twice:
-                for abspath in twice.abspaths:
-                    left_out = pending.pop(abspath, None)
-                    if left_out is not None:
-                        result.failures[left_out.path] = twice.reason
+                for abspath in crash.abspaths:
+                    culprit = pending.pop(abspath)
+                    result.failures[culprit.path] = crash.reason
         for source in pending.values():
             result.failures[source.path] = (
                 f"mypy stopped on other files of this run {_MAX_CRASH_RETRIES + 1} times (a "
@@ -318,12 +314,9 @@ class MypyOracle:
                 )
         except CompileError as exc:
             messages = exc.messages or blocking.messages
-            twice = found_twice(messages)
-            if twice is not None:
-                left_out = counted_from(twice, targets)
-                if left_out:
-                    raise _PackageFoundTwice(left_out, twice.reason) from None
-                raise OracleUnavailable(twice.reason) from None
+            package = package_found_twice(messages, targets)
+            if package is not None:
+                raise _TargetCrash(*package) from None
             raise _blocking_error(messages, by_abspath) from None
         except SystemExit:
             raise _crash_from_output(output.getvalue(), by_abspath) from None
@@ -537,19 +530,12 @@ def _unwritable(folder: str) -> str | None:
 
 
 class _TargetCrash(Exception):
-    def __init__(self, abspath: str, reason: str) -> None:
+    """The targets mypy stopped on (one file, or every file of a package it finds twice),
+    to leave out of the next build, and why."""
+
+    def __init__(self, abspaths: Sequence[str], reason: str) -> None:
         super().__init__(reason)
-        self.abspath = abspath
-        self.reason = reason
-
-
-class _PackageFoundTwice(Exception):
-    """Every target of a package mypy finds under two module names (``FoundTwice``): each
-    would stop the build in turn, so they are left out together."""
-
-    def __init__(self, abspaths: list[str], reason: str) -> None:
-        super().__init__(reason)
-        self.abspaths = abspaths
+        self.abspaths = tuple(abspaths)
         self.reason = reason
 
 
@@ -613,6 +599,22 @@ def counted_from(found: FoundTwice, sources: Iterable[BuildSource]) -> list[str]
         and source.base_dir is not None
         and os.path.abspath(source.base_dir) == found.base_dir
     ]
+
+
+def package_found_twice(
+    messages: list[str], sources: Iterable[BuildSource]
+) -> tuple[list[str], str] | None:
+    """For a build mypy stopped on a package it finds twice (``found_twice``): the files of
+    ``sources`` in that package, to leave out of the next build together, and why. None for
+    any other blocking error; ``OracleUnavailable`` when none of ``sources`` is in the package
+    (no build without it can be tried)."""
+    twice = found_twice(messages)
+    if twice is None:
+        return None
+    package = counted_from(twice, sources)
+    if not package:
+        raise OracleUnavailable(twice.reason)
+    return package, twice.reason
 
 
 # How a key of two digests begins (the language server's keys are of another kind).
@@ -731,7 +733,7 @@ def _blocking_error(
             continue
         abspath = os.path.abspath(reported["path"])
         if abspath in targets:
-            return _TargetCrash(abspath, f"mypy stopped with a blocking error: {message}")
+            return _TargetCrash([abspath], f"mypy stopped with a blocking error: {message}")
     return OracleUnavailable(_first_lines("\n".join(messages)))
 
 
@@ -741,7 +743,7 @@ def _crash_from_output(output: str, targets: dict[str, SourceFile], trace: str =
         if abspath in targets:
             where = f" at line {match.group('line')}" if match.group("line") else ""
             detail = f": {trace}" if trace else ""
-            return _TargetCrash(abspath, f"mypy crashed with an internal error{where}{detail}")
+            return _TargetCrash([abspath], f"mypy crashed with an internal error{where}{detail}")
     return OracleUnavailable("mypy crashed: " + _first_lines(trace or output))
 
 

@@ -51,8 +51,7 @@ from loomlint.run.oracle import (
     OracleUnavailable,
     SourceFile,
     TypeOracle,
-    counted_from,
-    found_twice,
+    package_found_twice,
 )
 from loomlint.server.watch import ContentWatcher
 
@@ -293,16 +292,15 @@ class WarmMypy(MypyOracle):
                     flush_errors=blocking,
                 )
             except CompileError as exc:
-                twice = found_twice(exc.messages or blocking.messages)
-                if twice is not None:
+                messages = exc.messages or blocking.messages
+                package = package_found_twice(messages, sources)
+                if package is not None:
                     # Each file of the package would stop the build in turn: all are left out.
-                    package = set(counted_from(twice, sources)) - left_out
-                    if not package:
-                        raise OracleUnavailable(twice.reason) from None
-                    left_out |= package
-                    self._found_twice.update(dict.fromkeys(package, twice.reason))
+                    paths, reason = package
+                    left_out.update(paths)
+                    self._found_twice.update(dict.fromkeys(paths, reason))
                     continue
-                culprit = _blocking_path(exc.messages or blocking.messages, project, left_out)
+                culprit = _blocking_path(messages, project, left_out)
                 if culprit is None:
                     raise OracleUnavailable(" / ".join(exc.messages[:3]) or "no output") from None
                 left_out.add(culprit)

@@ -32,8 +32,8 @@ def test_the_last_error_naming_a_target_is_the_blocking_one() -> None:
     ]
     crash = _blocking_error(messages, TARGETS)
     assert isinstance(crash, _TargetCrash)
-    assert (crash.abspath, crash.reason) == (
-        os.path.abspath("configuration.py"),
+    assert (crash.abspaths, crash.reason) == (
+        (os.path.abspath("configuration.py"),),
         "mypy stopped with a blocking error: configuration.py: error: Source file found twice "
         'under different module names: "configuration" and "pkg.configuration"',
     )
@@ -54,7 +54,7 @@ def test_after_four_stopped_builds_the_files_left_say_what_happened(
     files = [SourceFile(f"f{n}.py", "x = 1\n") for n in range(6)]
 
     def build(self: MypyOracle, pending: list[SourceFile], consumer: object) -> object:
-        raise _TargetCrash(os.path.abspath(pending[0].path), f"stopped on {pending[0].path}")
+        raise _TargetCrash([os.path.abspath(pending[0].path)], f"stopped on {pending[0].path}")
 
     monkeypatch.setattr(MypyOracle, "_build", build)
     settings = load_settings(tmp_path, overrides=CliOverrides())
