@@ -50,6 +50,7 @@ from loomlint.engine.typefacts import FileTypes
 from loomlint.files.stamps import FileStamp, stat_files
 from loomlint.project.config import Settings
 from loomlint.run.cache import CACHE_DIR_NAME, ResultCache
+from loomlint.run.heap import freeze_what_is_held
 
 if TYPE_CHECKING:
     from loomlint.engine.analyze import PreparedAnalysis, Screen
@@ -671,6 +672,7 @@ class _Worker:
             known.prepared = prepared
             known.prepared_imported = prepared_imported
             self._held_bytes += len(known.source)
+        freeze_what_is_held()
 
     def _forget(self, path: str) -> None:
         """(Under the lock.)"""

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from loomlint.engine.diagnostics import Diagnostic, FileResult
 from loomlint.engine.typefacts import FileTypes
 from loomlint.project.config import Settings
+from loomlint.run.heap import freeze_what_is_held
 from loomlint.run.interrupt import worker_ignores_interrupts
 
 if TYPE_CHECKING:
@@ -416,6 +417,7 @@ def _prepare_in_worker(path: str, source: bytes) -> bool:
         return False
     _worker_held[path] = (source, prepared)
     _worker_held_bytes += len(source)
+    freeze_what_is_held()
     return True
 
 

@@ -124,6 +124,10 @@ class WarmMypy(MypyOracle):
         # out of the build from its start, and why: each would stop mypy again, in the build
         # and in an update alike, so they go without types as ``loomlint check``'s do.
         self._found_twice: dict[str, str] = {}
+        # The folders from each of those files up to the project root, as they were: an
+        # __init__.py added to one (what the reason advises) ends the conflict, which only a
+        # new build finds.
+        self._found_twice_folders: dict[str, FileStamp] = {}
         self.last = UpdateStats(cold_build=False, updated_modules=())
         # How many times the project was built from scratch (the first time, and after
         # a crash or a package installed).
@@ -222,7 +226,7 @@ class WarmMypy(MypyOracle):
         # language server's stdout is its protocol stream.
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             try:
-                if self._manager is not None and self._search_folders_changed():
+                if self._manager is not None and self._folders_changed():
                     self._reset()
                 cold = self._manager is None
                 manager = work(result)
@@ -241,8 +245,11 @@ class WarmMypy(MypyOracle):
         """The editor closed ``path``: from the next update, mypy reads the file on disk."""
         self._overlaid.add(os.path.abspath(path))
 
-    def _search_folders_changed(self) -> bool:
-        return stat_files(self._search_folders) != self._search_folders
+    def _folders_changed(self) -> bool:
+        return any(
+            stat_files(folders) != folders
+            for folders in (self._search_folders, self._found_twice_folders)
+        )
 
     def _reset(self) -> None:
         self._manager = None
@@ -253,6 +260,7 @@ class WarmMypy(MypyOracle):
         self._fscache = FileSystemCache()
         self._watcher = ContentWatcher()
         self._search_folders = {}
+        self._found_twice_folders = {}
 
     def _start(
         self,
@@ -323,6 +331,7 @@ class WarmMypy(MypyOracle):
                 # holds none of its sources, and is watched.)
                 if not any(_nested(path, folder) for path in self._project_files)
             )
+            self._found_twice_folders = stat_files(_folders_up_to(self._found_twice, self._root))
             self._modules = {}
             self._learn_modules(manager)
             self._watcher.find_changed()  # records what the build read
@@ -654,6 +663,20 @@ class _Messages:
 
 def _nested(inner: str, outer: str) -> bool:
     return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+def _folders_up_to(paths: Iterable[str], root: str) -> set[str]:
+    """The folders of ``paths`` and those above them, up to ``root`` (or to the top, for a
+    path outside it)."""
+    folders: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(path)
+        while folder not in folders:
+            folders.add(folder)
+            if folder == root or os.path.dirname(folder) == folder:
+                break
+            folder = os.path.dirname(folder)
+    return folders
 
 
 def _blocking_path(messages: list[str], project: list[str], left_out: set[str]) -> str | None:

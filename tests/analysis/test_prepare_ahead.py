@@ -4,6 +4,7 @@ it. Nothing of the result changes: the same findings as an analysis from scratch
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -16,7 +17,7 @@ import pytest
 
 from loomlint.engine import analyze
 from loomlint.engine.analyze import analyze_source
-from loomlint.project.config import CliOverrides
+from loomlint.project.config import CliOverrides, Settings
 from loomlint.project.settings import load_settings
 from loomlint.run import workers
 from loomlint.run.workers import AnalysisPool, PoolPlan, Task
@@ -168,3 +169,33 @@ def test_a_file_screened_out_or_past_the_budget_is_not_prepared(
 
 def _prepared_again(*args: object, **kwargs: object) -> analyze.PreparedAnalysis:
     raise AssertionError("the held preparation was not used")
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "analysis"
+
+
+@pytest.fixture(scope="module")
+def fixtures_settings() -> Settings:
+    return load_settings(FIXTURES)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.py")), ids=lambda path: path.name)
+def test_a_prepared_file_is_freed_by_reference_counting(
+    path: Path, fixtures_settings: Settings
+) -> None:
+    """A worker keeps the files it holds prepared out of the cyclic collector's reach
+    (``run.heap.freeze_what_is_held``), which is free of leaks only while a prepared file has
+    no reference cycle: judged or dropped, reference counting must free all of it."""
+    settings = fixtures_settings
+    screen = analyze.screen_source(str(path), path.read_bytes(), settings).without_tree()
+    gc.collect()
+    gc.disable()
+    try:
+        prepared = analyze.prepare_analysis(screen, settings, imported=False)
+        gc.collect()  # what preparing left behind, not what it holds
+        analyze.judge_prepared(prepared, settings, None)
+        gc.collect()  # what judging left behind
+        del prepared
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -270,6 +272,42 @@ def test_output_file(project: Project, fake_runner: FakeRunner, tmp_path: Path) 
     exit_code, stdout, stderr = check("--format", "json", "-o", "report.json")
     assert (exit_code, stdout, stderr) == (1, "", "")
     assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))[0]["code"] == "LML003"
+
+
+def test_an_output_file_that_is_a_fifo_stays_one_and_gets_the_report(
+    project: Project, fake_runner: FakeRunner, tmp_path: Path
+) -> None:
+    # As /dev/null or /dev/stdout would: a rename over it would leave a regular file there.
+    project("app.py")
+    fake_runner.findings = [COERCION]
+    fifo = tmp_path / "report.pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        exit_code, stdout, stderr = check("--format", "json", "--output-file", str(fifo))
+        received = b""
+        while chunk := os.read(reader, 65536):
+            received += chunk
+    finally:
+        os.close(reader)
+    assert (exit_code, stdout, stderr) == (1, "", "")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert json.loads(received)[0]["code"] == "LML003"
+
+
+def test_an_output_file_named_by_a_link_is_written_where_the_link_points(
+    project: Project, fake_runner: FakeRunner, tmp_path: Path
+) -> None:
+    project("app.py")
+    fake_runner.findings = [COERCION]
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "last.json").write_text("[]", encoding="utf-8")
+    (tmp_path / "report.json").symlink_to("reports/last.json")
+    exit_code, stdout, stderr = check("--format", "json", "--output-file", "report.json")
+    assert (exit_code, stdout, stderr) == (1, "", "")
+    assert os.readlink(tmp_path / "report.json") == "reports/last.json"
+    written = (tmp_path / "reports" / "last.json").read_text(encoding="utf-8")
+    assert json.loads(written)[0]["code"] == "LML003"
 
 
 def test_select_ignore_preset_types_overrides(project: Project, fake_runner: FakeRunner) -> None:

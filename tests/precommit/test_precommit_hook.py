@@ -102,9 +102,10 @@ def workdir(
 
 
 def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env
-    ).stdout
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env)
+    # git says why it failed on stderr only: a bare CalledProcessError would hide it.
+    assert result.returncode == 0, f"git {' '.join(args)} in {cwd}: {result.stderr}"
+    return result.stdout
 
 
 def pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -144,6 +144,12 @@ def test_the_daemon_says_the_same(project: Path, runtime: Path) -> None:
         assert ANSWERED in result.stderr, result.stderr
         assert result.returncode == 1, result.stderr
         assert _findings(result.stdout) == EXPECTED
+        # What the reason advises ends the conflict: the daemon builds again, with the package.
+        for folder in ("ns", "ns/sub"):
+            (project / folder / "__init__.py").write_text("", encoding="utf-8")
+        result = loomlint(project, runtime, "check", "-v", "--format", "json")
+        assert ANSWERED in result.stderr, result.stderr
+        assert _findings(result.stdout) == [EXPECTED[0], EXPECTED[2]]
     finally:
         daemon.stop()
 
