@@ -5,8 +5,8 @@ over and before it frees the module's types and flushes its errors: the moment t
 analyses the module (``mypy_plugin.analysis``). The hook gets the tree only; the types are the
 module's build ``State``'s. The states are found once, when the build's graph is loaded
 (``set_modules``), as the objects that refer to the build's manager: two scans of the heap
-while it is small (``checked_modules.build_states``, which ``loomlint check``'s own build uses
-too).
+while it is small (``checked_modules.ManagerFinder`` and ``build_states``, which ``loomlint
+check``'s own build uses too).
 
 mypy's daemon makes a new state for a module it updates, after that first load, and scanning
 its large heap again would cost more than the update. So the plugin also notes the type checker
@@ -33,6 +33,7 @@ from mypy.types import Type
 from mypy.util import DecodeError, decode_python_encoding
 
 from loomlint.catalog.rules import load_catalog
+from loomlint.run.checked_modules import ManagerFinder, build_states
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +54,7 @@ class CheckedModule:
 class CheckedModules:
     def __init__(self, options: Options) -> None:
         self._options = options
-        self._manager: BuildManager | None = None
-        self._no_manager = False
+        self._manager = ManagerFinder(options)
         self._states: dict[str, State] = {}
         self._unchecked: dict[str, State] = {}
         self._states_found = False
@@ -70,7 +70,7 @@ class CheckedModules:
         manager = self._find_manager()
         if manager is None:
             return False
-        self._states = {r.id: r for r in gc.get_referrers(manager) if isinstance(r, State)}
+        self._states = {state.id: state for state in build_states(manager)}
         # A state serves its module's first check only: a daemon's update checks the module
         # again through another state, or none (``checked``).
         self._unchecked = dict(self._states)
@@ -96,16 +96,9 @@ class CheckedModules:
         return _checked_bytes(self._find_manager(), path, None)
 
     def _find_manager(self) -> BuildManager | None:
-        """The build's manager: found once, as the object that refers to the build's options
-        (mypy asks a plugin's ``get_additional_deps`` while it parses, before the graph is
-        loaded and ``set_modules`` finds the states; the heap is small then)."""
-        if self._manager is None and not self._no_manager:
-            managers = [r for r in gc.get_referrers(self._options) if isinstance(r, BuildManager)]
-            if len(managers) == 1:
-                self._manager = managers[0]
-            else:
-                self._no_manager = True
-        return self._manager
+        """The build's manager, first asked for by ``get_additional_deps`` while mypy parses,
+        before the graph is loaded and ``set_modules`` finds the states."""
+        return self._manager.find()
 
     def note_current(self) -> None:
         """Remember the checker of the module being checked (called on every hook lookup)."""
@@ -153,8 +146,8 @@ class CheckedModules:
             checker._type_maps[0],  # pyright: ignore[reportPrivateUsage]  # as State.type_map
             checker.options,
             errors,
-            _checked_bytes(self._manager, checker.path, None),
-            self._manager,
+            _checked_bytes(self._find_manager(), checker.path, None),
+            self._find_manager(),
         )
 
 
