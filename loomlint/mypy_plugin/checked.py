@@ -4,9 +4,9 @@ mypy calls ``get_additional_indirect_deps(tree)`` for every module it checks, on
 over and before it frees the module's types and flushes its errors: the moment the plugin
 analyses the module (``mypy_plugin.analysis``). The hook gets the tree only; the types are the
 module's build ``State``'s. The states are found once, when the build's graph is loaded
-(``set_modules``), as the objects that refer to the build's manager: two scans of the heap
-while it is small (``checked_modules.ManagerFinder`` and ``build_states``, which ``loomlint
-check``'s own build uses too).
+(``set_modules``), as the objects that refer to the build's manager, itself found earlier, while
+mypy parses and the heap is small (``checked_modules.ManagerFinder`` and ``build_states``, which
+``loomlint check``'s own build uses too).
 
 mypy's daemon makes a new state for a module it updates, after that first load, and scanning
 its large heap again would cost more than the update. So the plugin also notes the type checker
@@ -53,8 +53,7 @@ class CheckedModule:
 
 class CheckedModules:
     def __init__(self, options: Options) -> None:
-        self._options = options
-        self._manager = ManagerFinder(options)
+        self._manager_finder = ManagerFinder(options)
         self._states: dict[str, State] = {}
         self._unchecked: dict[str, State] = {}
         self._states_found = False
@@ -98,7 +97,7 @@ class CheckedModules:
     def _find_manager(self) -> BuildManager | None:
         """The build's manager, first asked for by ``get_additional_deps`` while mypy parses,
         before the graph is loaded and ``set_modules`` finds the states."""
-        return self._manager.find()
+        return self._manager_finder.find()
 
     def note_current(self) -> None:
         """Remember the checker of the module being checked (called on every hook lookup)."""
@@ -139,6 +138,7 @@ class CheckedModules:
         errors = checker.msg.errors
         if checker.can_skip_diagnostics or _errors_ignored(errors, checker.path, checker.options):
             return None
+        manager = self._find_manager()
         return CheckedModule(
             checker.path,
             tree.fullname,
@@ -146,8 +146,8 @@ class CheckedModules:
             checker._type_maps[0],  # pyright: ignore[reportPrivateUsage]  # as State.type_map
             checker.options,
             errors,
-            _checked_bytes(self._find_manager(), checker.path, None),
-            self._find_manager(),
+            _checked_bytes(manager, checker.path, None),
+            manager,
         )
 
 

@@ -57,13 +57,13 @@ class CheckedModuleHook(Plugin):
         self._take = take
         # By module id: a module mypy finds stale is parsed only later, in the build.
         self._states: dict[str, State] = {}
-        self._manager = ManagerFinder(options)
+        self._manager_finder = ManagerFinder(options)
         # None until the graph is loaded; then whether modules are handed over as checked.
         self.attached: bool | None = None
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         if self._wanted:
-            self._manager.find()
+            self._manager_finder.find()
         return []
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
@@ -71,7 +71,7 @@ class CheckedModuleHook(Plugin):
         if not self._wanted:
             self.attached = True  # nothing to hand over: no need to look for the states
             return
-        manager = self._manager.find()
+        manager = self._manager_finder.find()
         states = build_states(manager) if manager is not None else []
         self.attached = bool(states)
         if self.attached:
