@@ -30,7 +30,7 @@ import re
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -160,11 +160,20 @@ class MypyOracle:
     """Types from an in-process mypy build over the files being checked."""
 
     def __init__(
-        self, spi: SpiModel, *, config_file: Path | None = None, project_plugins: bool = True
+        self,
+        spi: SpiModel,
+        *,
+        config_file: Path | None = None,
+        project_plugins: bool = True,
+        refuse: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
     ) -> None:
         self._spi = spi
         self._config_file = config_file
         self._project_plugins = project_plugins
+        # Asked once, when a build first stops on a blocking error, of every file it was
+        # given: those mypy must not be given (CPython cannot compile them), with why. The
+        # files are then not screened before a build that may never stop.
+        self._refuse = refuse
         self._notes: list[str] = []
 
     def analyze(
@@ -186,15 +195,28 @@ class MypyOracle:
                 result.fact_seconds += built.fact_seconds
                 return result
             except _TargetCrash as crash:
+                refused = self._refused(pending)
                 for abspath in crash.abspaths:
                     culprit = pending.pop(abspath)
-                    result.failures[culprit.path] = crash.reason
+                    result.failures[culprit.path] = refused.pop(abspath, crash.reason)
+                for abspath, reason in refused.items():
+                    result.failures[pending.pop(abspath).path] = reason
         for source in pending.values():
             result.failures[source.path] = (
                 f"mypy stopped on other files of this run {_MAX_CRASH_RETRIES + 1} times (a "
                 "blocking error or a crash each time), and was not run again"
             )
         return result
+
+    def _refused(self, pending: Mapping[str, SourceFile]) -> dict[str, str]:
+        """The files of ``pending`` (by absolute path) that ``refuse`` says mypy must not be
+        given, with why: asked after the first stopped build only, the next build is then
+        stopped only by what CPython compiles and mypy does not take."""
+        refuse, self._refuse = self._refuse, None
+        if refuse is None:
+            return {}
+        refused = refuse([source.path for source in pending.values()])
+        return {os.path.abspath(path): reason for path, reason in refused.items()}
 
     def _mypy_options(self, paths: list[str]) -> tuple[list[BuildSource], Options]:
         """The build's sources and options, as a plain ``mypy`` run on ``paths`` has them."""

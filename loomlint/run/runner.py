@@ -143,6 +143,10 @@ class _Run:
         self._compilable: set[str] = set()
         # Files CPython compiled in this run (those the result cache did not know to compile).
         self._compiled = 0
+        # With types, the files that name no content and are not known to compile, and the
+        # first worker's verdicts on them, asked while mypy builds (``start_screening``).
+        self._plain: list[tuple[str, bytes]] = []
+        self._plain_compiling: Future[list[bool]] | None = None
         # Why mypy could not run at all, when it could not.
         self._mypy_unavailable: str | None = None
         self._fact_seconds = 0.0
@@ -167,9 +171,14 @@ class _Run:
             self._tick()
         digests = {path: source_digest(source) for path, source in sources.items()}
         relevant: list[str] = []
+        with_types = self._settings.types != "none"
         for path, source in sources.items():
             if self._may_hold_content(source):
                 relevant.append(path)
+            elif with_types and not self._known_to_compile(source):
+                # Nothing to analyse, but a syntax error is still reported: compiled while
+                # mypy builds (``_settle_plain``), not before.
+                self._plain.append((path, source))
             elif self._compiles(source):
                 # Nothing to analyse, but a syntax error is still reported (below).
                 results[path] = FileResult(path=path)
@@ -178,7 +187,7 @@ class _Run:
                 relevant.append(path)
         self.mark(
             f"read and screened {len(paths)} files by text: {len(relevant)} to parse, "
-            f"{self._compiled} compiled"
+            f"{self._compiled} compiled, {len(self._plain)} to compile"
         )
         cached = {path: self._cached(path, digests[path]) for path in relevant}
         pool = AnalysisPool(
@@ -198,6 +207,7 @@ class _Run:
                 self._plan_without_types(relevant, sources, cached, results, pool)
             else:
                 self._plan_with_types(relevant, sources, cached, results, pool)
+                self._settle_plain(results, pool)
             self.mark(f"planned: {len(self._pending)} files to analyse")
             phases: dict[str, float] = {}
             waited = 0.0
@@ -306,13 +316,27 @@ class _Run:
         texts = {path: _decoded(sources[path]) for path in relevant}
         # Files mypy cannot take would each stop its build with a blocking error, and each
         # stop costs a rebuild (the oracle's retry limit): enough of them would leave every
-        # file without types. They are analysed without types (or refused) instead.
+        # file without types. They are analysed without types (or refused) instead. Whether
+        # CPython compiles a file is asked of every file before a warm build (the daemon's,
+        # the language server's) only: a build of the run's own is started at once, and asks
+        # it of every file once it stops on one (``refused_by_cpython``). Compiling them all
+        # first would delay every build (0.13 s of langchain-core's 75 files) for the few
+        # projects holding a file mypy cannot parse, whose first build then stops early.
+        up_front = self._given_oracle is not None
         rejected = {
             path: reason
             for path in relevant
             if texts[path] is not None
-            and (reason := self._not_for_mypy(path, sources[path])) is not None
+            and (reason := self._not_for_mypy(path, sources[path], compile=up_front)) is not None
         }
+
+        def refused_by_cpython(paths: Sequence[str]) -> dict[str, str]:
+            return {
+                path: reason
+                for path in paths
+                if (reason := self._not_for_mypy(path, sources[path])) is not None
+            }
+
         for path in rejected:
             hit = cached[path]
             if hit is not None:  # no type went into it
@@ -336,6 +360,7 @@ class _Run:
                 if text is not None and path not in rejected
             ],
             consumer,
+            refused_by_cpython,
         )
         pool.release_growth()
         consumer.settle()
@@ -368,7 +393,9 @@ class _Run:
                 stale.append(path)
         if stale:
             # The interface of a module they depend on moved: build again with them forced.
-            again = self._oracle([SourceFile(p, texts[p] or "") for p in stale], consumer)
+            again = self._oracle(
+                [SourceFile(p, texts[p] or "") for p in stale], consumer, refused_by_cpython
+            )
             consumer.settle()
             self.mark(f"mypy built again for {len(stale)} cached files whose dependencies moved")
             if again is not None:
@@ -391,7 +418,10 @@ class _Run:
             self._pending[path] = pool.submit(Task(path, sources[path], None, failure))
 
     def _oracle(
-        self, files: list[SourceFile], consumer: _AnalyseAsFactsArrive
+        self,
+        files: list[SourceFile],
+        consumer: _AnalyseAsFactsArrive,
+        refuse: Callable[[Sequence[str]], Mapping[str, str]],
     ) -> OracleResult | None:
         from loomlint.run.oracle import MypyOracle, OracleResult, OracleUnavailable
 
@@ -401,6 +431,7 @@ class _Run:
             self._settings.spi,
             config_file=self._settings.mypy_config_file,
             project_plugins=self._settings.project_mypy_plugins,
+            refuse=refuse,
         )
         try:
             result = oracle.analyze(files, consumer)
@@ -417,11 +448,11 @@ class _Run:
             )
             return None
 
-    def _not_for_mypy(self, path: str, source: bytes) -> str | None:
-        """Why mypy cannot analyse the file, if it cannot."""
+    def _not_for_mypy(self, path: str, source: bytes, *, compile: bool = True) -> str | None:
+        """Why mypy cannot analyse the file, if it cannot (``compile``: asking CPython too)."""
         if over_size(source) is not None:
             return "it is over one file's size budget, so mypy was not run on it"
-        if not self._compiles(source):
+        if compile and not self._compiles(source):
             return f"{python_version()} cannot compile it, so mypy was not run on it"
         try:
             path.encode("utf-8")
@@ -429,11 +460,46 @@ class _Run:
             return "its name is not valid UTF-8, which mypy cannot take"
         return None
 
+    def start_compiling_plain(self, pool: AnalysisPool) -> None:
+        """Have the first worker compile the files that name no content, while mypy builds."""
+        if self._plain and self._plain_compiling is None:
+            self._plain_compiling = pool.compile_files([source for _, source in self._plain])
+
+    def _settle_plain(self, results: dict[str, FileResult], pool: AnalysisPool) -> None:
+        """The files that name no content: nothing to analyse in those that compile; the
+        others are analysed for their syntax error (LML901). Compiled here unless the first
+        worker did it during the build."""
+        verdicts: list[bool] | None = None
+        compiling = self._plain_compiling
+        if compiling is not None and compiling.exception() is None:
+            verdicts = compiling.result()
+        for index, (path, source) in enumerate(self._plain):
+            if verdicts is None:
+                compiled = self._compiles(source)
+            else:
+                compiled = verdicts[index]
+                self._compiled += 1
+                if compiled:
+                    self._compilable.add(source_digest(source))
+            if compiled:
+                results[path] = FileResult(path=path)
+                self._tick()
+            else:
+                failure = self._not_for_mypy(path, source)
+                self._pending[path] = pool.submit(Task(path, source, None, failure))
+        if self._plain:
+            where = "here after the build" if verdicts is None else "by a worker during the build"
+            self.mark(f"{len(self._plain)} files that name no content compiled {where}")
+
+    def _known_to_compile(self, source: bytes) -> bool:
+        digest = source_digest(source)
+        return digest in self._known_compilable or digest in self._compilable
+
     def _compiles(self, source: bytes) -> bool:
         """Whether CPython compiles the file, asked once per version of its bytes."""
-        digest = source_digest(source)
-        if digest in self._known_compilable or digest in self._compilable:
+        if self._known_to_compile(source):
             return True
+        digest = source_digest(source)
         self._compiled += 1
         if compiles(source):
             self._compilable.add(digest)
@@ -488,10 +554,12 @@ class _AnalyseAsFactsArrive:
         self._undecided: dict[str, FileTypes] = {}
 
     def start_screening(self) -> None:
-        """Start the screen of the files to analyse (once), on the pool's first worker."""
+        """Start the screen of the files to analyse (once), on the pool's first worker, and
+        its compiling of the files that name no content."""
         if self._to_screen is not None:
             self._screening = self._pool.screen(self._to_screen)
             self._to_screen = None
+            self._run.start_compiling_plain(self._pool)
             self._run.mark("screening started")
 
     def building(self, plugin_judges: bool) -> None:

@@ -181,6 +181,14 @@ class AnalysisPool:
             return None
         return self._executors[0].submit(_screen_in_worker, list(sources))
 
+    def compile_files(self, sources: Sequence[bytes]) -> Future[list[bool]] | None:
+        """Start compiling files on the first worker, in the background: whether CPython
+        compiles each (``compilecheck.compiles``)."""
+        self.start()
+        if not self._executors or not sources:
+            return None
+        return self._executors[0].submit(_compile_in_worker, list(sources))
+
     def prepare_ahead(self, sources: Sequence[tuple[str, bytes]]) -> None:
         """Have the first worker prepare these files, in this order, while it has nothing else
         to do: those its screen found may report, within its budget (``_HELD_BYTES``)."""
@@ -435,6 +443,12 @@ def _screen_in_worker(sources: list[tuple[str, bytes]]) -> dict[str, bool]:
     # Kept for preparing them (``_prepare_in_worker``): a file screened out is not parsed again.
     _worker_screened.update(verdicts)
     return verdicts
+
+
+def _compile_in_worker(sources: list[bytes]) -> list[bool]:
+    from loomlint.engine.compilecheck import compiles
+
+    return [compiles(source) for source in sources]
 
 
 def analyse_task(

@@ -71,3 +71,35 @@ def test_after_four_stopped_builds_the_files_left_say_what_happened(
         "f4.py": left,
         "f5.py": left,
     }
+
+
+def test_a_stopped_build_asks_once_which_files_mypy_must_not_be_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The first stop asks ``refuse`` of every file given; those it names are left out with
+    # its reason (the culprit's too), and later stops are the retries' as before.
+    files = [SourceFile(f"f{n}.py", "x = 1\n") for n in range(6)]
+    asked: list[list[str]] = []
+
+    def build(self: MypyOracle, pending: list[SourceFile], consumer: object) -> object:
+        raise _TargetCrash([os.path.abspath(pending[0].path)], f"stopped on {pending[0].path}")
+
+    def refuse(paths: list[str]) -> dict[str, str]:
+        asked.append(list(paths))
+        return {path: f"{path} does not compile" for path in paths if path in ("f0.py", "f2.py")}
+
+    monkeypatch.setattr(MypyOracle, "_build", build)
+    settings = load_settings(tmp_path, overrides=CliOverrides())
+    result = MypyOracle(settings.spi, refuse=refuse).analyze(files)
+    assert asked == [[f"f{n}.py" for n in range(6)]]
+    assert result.failures == {
+        "f0.py": "f0.py does not compile",
+        "f2.py": "f2.py does not compile",
+        "f1.py": "stopped on f1.py",
+        "f3.py": "stopped on f3.py",
+        "f4.py": "stopped on f4.py",
+        "f5.py": (
+            "mypy stopped on other files of this run 4 times (a blocking error or a crash each "
+            "time), and was not run again"
+        ),
+    }

@@ -43,13 +43,20 @@ def test_check_with_a_worker_finds_exactly_what_it_finds_in_process(
 ) -> None:
     for number in range(FILES):
         (tmp_path / f"mod{number:02}.py").write_text(BAD_USE + _bulk(number), encoding="utf-8")
-    # Named nothing of content: screened out, neither prepared nor analysed.
+    # Named nothing of content: screened out, neither prepared nor analysed; compiled by the
+    # worker while mypy builds, and one that CPython refuses is reported all the same.
     (tmp_path / "bulk.py").write_text(_bulk(FILES), encoding="utf-8")
+    (tmp_path / "refused.py").write_text("X = 1\nreturn X\n", encoding="utf-8")
     cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=None, modules=CONTENT)
     done = _check(tmp_path, cache)
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == 2, done.stderr
     findings = [(d["path"], d["line"], d["column"], d["code"]) for d in json.loads(done.stdout)]
-    assert findings == [(f"mod{n:02}.py", 5, 15, "LML003") for n in range(FILES)]
+    assert findings == [
+        *[(f"mod{n:02}.py", 5, 15, "LML003") for n in range(FILES)],
+        ("refused.py", 2, 1, "LML901"),
+    ]
+    assert "0 compiled, 2 to compile" in done.stderr, done.stderr
+    assert "2 files that name no content compiled by a worker during the build" in done.stderr
     # How many were prepared before mypy gave their facts depends on how fast each went (the
     # pool's own test below makes it certain); none was prepared twice, nor the screened out.
     (prepared,) = re.findall(r"(\d+) files prepared while mypy built", done.stderr)

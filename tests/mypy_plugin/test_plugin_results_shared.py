@@ -101,16 +101,23 @@ def test_loomlint_check_after_mypy_with_the_plugin_compiles_nothing(tmp_path: Pa
     # loomlint check compiles each file that names no content (a syntax error there is
     # LML901), once per version of its bytes: the plugin's worker compiled the build's such
     # files while mypy ran, so the check right after compiles none; a file mypy did not check
-    # is still compiled by the check itself.
+    # is still compiled by the check itself (after its build: the plugin's worker judges the
+    # build's files, and the check's own pool, which would compile it meanwhile, is not
+    # started).
     app = APP + "\nimport names\n"
     names = "NAMES = ('a', 'b')\n"
     write_project(tmp_path, files={"helpers.py": HELPERS, "app.py": app, "names.py": names})
     (tmp_path / "unchecked.py").write_text("X = 1\n", encoding="utf-8")
     _mypy(tmp_path, "app.py", "helpers.py", "names.py")
     done = _run(tmp_path, "loomlint", "check", "app.py", "helpers.py", "names.py")
-    assert "read and screened 3 files by text: 2 to parse, 0 compiled" in done.stderr, done.stderr
+    assert (
+        "read and screened 3 files by text: 2 to parse, 0 compiled, 0 to compile" in done.stderr
+    ), done.stderr
     done = _run(tmp_path, "loomlint", "check", "app.py", "helpers.py", "names.py", "unchecked.py")
-    assert "read and screened 4 files by text: 2 to parse, 1 compiled" in done.stderr, done.stderr
+    assert (
+        "read and screened 4 files by text: 2 to parse, 0 compiled, 1 to compile" in done.stderr
+    ), done.stderr
+    assert "1 files that name no content compiled here after the build" in done.stderr
 
 
 def test_a_build_mypy_did_not_complete_is_not_recorded(tmp_path: Path) -> None:
