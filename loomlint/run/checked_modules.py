@@ -101,15 +101,44 @@ class ManagerFinder:
     def find(self) -> BuildManager | None:
         if not self._searched:
             self._searched = True
+            shared: dict[int, BuildManager | None] | None = getattr(_sharing, "managers", None)
+            if shared is not None and id(self._options) in shared:
+                self._manager = shared[id(self._options)]
+                return self._manager
             managers = [r for r in gc.get_referrers(self._options) if isinstance(r, BuildManager)]
             if len(managers) == 1:
                 self._manager = managers[0]
+            if shared is not None:
+                shared[id(self._options)] = self._manager
         return self._manager
 
 
 def build_states(manager: BuildManager) -> list[State]:
-    """The states of ``manager``'s build: the objects that refer to it."""
-    return [r for r in gc.get_referrers(manager) if isinstance(r, State)]
+    """The states of ``manager``'s build: the objects that refer to it (searched once in a
+    hooked plugin's ``set_modules``, see ``_hooked_plugin_type``)."""
+    shared: dict[int, list[State]] | None = getattr(_sharing, "states", None)
+    if shared is not None and id(manager) in shared:
+        return shared[id(manager)]
+    states = [r for r in gc.get_referrers(manager) if isinstance(r, State)]
+    if shared is not None:
+        shared[id(manager)] = states
+    return states
+
+
+# While a hooked plugin's hook runs: the states found, by manager, and the managers, by
+# options. Kept no longer, so that no build's outlive it here.
+_sharing = threading.local()
+
+
+@contextlib.contextmanager
+def _found_once() -> Generator[None]:
+    _sharing.states = {}
+    _sharing.managers = {}
+    try:
+        yield
+    finally:
+        _sharing.states = None
+        _sharing.managers = None
 
 
 # A plugin's entry point is replaced for one build at a time.
@@ -191,13 +220,18 @@ def _hooked_plugin_type(plugin_type: object, hook: CheckedModuleHook) -> type[Pl
     base: type[Plugin] = plugin_type
 
     class Hooked(base):  # type: ignore[misc, valid-type]
+        # The configured plugin (loomlint's own, in ``loomlint check``'s build of a project
+        # that names it) searches the heap for the build's manager and states as the hook
+        # does: each is searched once (``_found_once``).
         def set_modules(self, modules: dict[str, MypyFile]) -> None:
-            super().set_modules(modules)
-            hook.set_modules(modules)
+            with _found_once():
+                super().set_modules(modules)
+                hook.set_modules(modules)
 
         def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
-            hook.get_additional_deps(file)
-            deps: list[tuple[int, str, int]] = super().get_additional_deps(file)
+            with _found_once():
+                hook.get_additional_deps(file)
+                deps: list[tuple[int, str, int]] = super().get_additional_deps(file)
             return deps
 
         def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:

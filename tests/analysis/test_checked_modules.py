@@ -3,11 +3,12 @@ that way falls back to keeping every tree to the build's end, with the same fact
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 from expectations import REPO
-from mypy_caches import SDKS, MypyCaches, mypy_table
+from mypy_caches import CONTENT, SDKS, MypyCaches, mypy_table
 
 from loomlint.engine.typefacts import FileTypes
 from loomlint.project.config import CliOverrides
@@ -15,6 +16,7 @@ from loomlint.project.settings import load_settings
 from loomlint.run import checked_modules
 from loomlint.run.oracle import MypyOracle, OracleResult, SourceFile
 from loomlint.run.plugin_results import PluginResult
+from tests.mypy_plugin.mypy_runs import PLUGIN_STRICT
 
 FIXTURES = sorted((REPO / "fixtures" / "analysis").glob("*.py"))
 
@@ -143,3 +145,32 @@ def test_with_plugins_configured_modules_are_handed_over_as_checked(
         facts[str(configured)] = result.files
     assert attached == [True, True]
     assert facts[str(plugins)] == facts["[]"]
+
+
+def test_loomlints_plugin_and_checks_hook_search_the_heap_once_for_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mypy_caches: MypyCaches
+) -> None:
+    """In ``loomlint check``'s build of a project naming loomlint's plugin, the plugin and the
+    hook riding on it both need the build's manager and states; each search is a scan of the
+    whole heap (``gc.get_referrers``), made once for both."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mypy]\n{PLUGIN_STRICT}\n[tool.loomlint]\n")
+    (tmp_path / "chat.py").write_text(CHAT)
+    cache = mypy_caches.copy(tmp_path / "mypy-cache", mypy=PLUGIN_STRICT, modules=CONTENT)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(cache))
+    searched: list[str] = []
+    get_referrers = gc.get_referrers
+
+    class CountingGc:
+        @staticmethod
+        def get_referrers(*objects: object) -> list[object]:
+            searched.append(type(objects[0]).__name__)
+            return get_referrers(*objects)
+
+    monkeypatch.setattr(checked_modules, "gc", CountingGc)
+    settings = load_settings(tmp_path, overrides=CliOverrides())
+    recorder = _Recorder()
+    result = MypyOracle(settings.spi).analyze([SourceFile("chat.py", CHAT)], recorder)
+    assert recorder.plugin_judges is True
+    assert not result.failures
+    assert searched == ["Options", "BuildManager"]
