@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import os
 import sys
@@ -175,7 +176,7 @@ class _Run:
         for path, source in sources.items():
             if self._may_hold_content(source):
                 relevant.append(path)
-            elif with_types and not self._known_to_compile(source):
+            elif with_types and not self._known_to_compile(digests[path]):
                 # Nothing to analyse, but a syntax error is still reported: compiled while
                 # mypy builds (``_settle_plain``), not before.
                 self._plain.append((path, source))
@@ -322,20 +323,12 @@ class _Run:
         # it of every file once it stops on one (``refused_by_cpython``). Compiling them all
         # first would delay every build (0.13 s of langchain-core's 75 files) for the few
         # projects holding a file mypy cannot parse, whose first build then stops early.
-        up_front = self._given_oracle is not None
-        rejected = {
-            path: reason
-            for path in relevant
-            if texts[path] is not None
-            and (reason := self._not_for_mypy(path, sources[path], compile=up_front)) is not None
-        }
-
-        def refused_by_cpython(paths: Sequence[str]) -> dict[str, str]:
-            return {
-                path: reason
-                for path in paths
-                if (reason := self._not_for_mypy(path, sources[path])) is not None
-            }
+        rejected = self._not_for_mypy_of(
+            [path for path in relevant if texts[path] is not None],
+            sources,
+            compile=self._given_oracle is not None,
+        )
+        refused_by_cpython = functools.partial(self._not_for_mypy_of, sources=sources)
 
         for path in rejected:
             hit = cached[path]
@@ -448,6 +441,16 @@ class _Run:
             )
             return None
 
+    def _not_for_mypy_of(
+        self, paths: Sequence[str], sources: Mapping[str, bytes], *, compile: bool = True
+    ) -> dict[str, str]:
+        """``_not_for_mypy`` of each of ``paths``, for those mypy cannot analyse."""
+        return {
+            path: reason
+            for path in paths
+            if (reason := self._not_for_mypy(path, sources[path], compile=compile)) is not None
+        }
+
     def _not_for_mypy(self, path: str, source: bytes, *, compile: bool = True) -> str | None:
         """Why mypy cannot analyse the file, if it cannot (``compile``: asking CPython too)."""
         if over_size(source) is not None:
@@ -478,9 +481,7 @@ class _Run:
                 compiled = self._compiles(source)
             else:
                 compiled = verdicts[index]
-                self._compiled += 1
-                if compiled:
-                    self._compilable.add(source_digest(source))
+                self._note_compiled(source_digest(source), compiled)
             if compiled:
                 results[path] = FileResult(path=path)
                 self._tick()
@@ -491,20 +492,24 @@ class _Run:
             where = "here after the build" if verdicts is None else "by a worker during the build"
             self.mark(f"{len(self._plain)} files that name no content compiled {where}")
 
-    def _known_to_compile(self, source: bytes) -> bool:
-        digest = source_digest(source)
+    def _known_to_compile(self, digest: str) -> bool:
         return digest in self._known_compilable or digest in self._compilable
 
     def _compiles(self, source: bytes) -> bool:
         """Whether CPython compiles the file, asked once per version of its bytes."""
-        if self._known_to_compile(source):
-            return True
         digest = source_digest(source)
-        self._compiled += 1
-        if compiles(source):
-            self._compilable.add(digest)
+        if self._known_to_compile(digest):
             return True
-        return False
+        compiled = compiles(source)
+        self._note_compiled(digest, compiled)
+        return compiled
+
+    def _note_compiled(self, digest: str, compiled: bool) -> None:
+        """CPython compiled these bytes in this run (here or on a worker): count it, and
+        remember them if they compiled."""
+        self._compiled += 1
+        if compiled:
+            self._compilable.add(digest)
 
     def _cached(self, path: str, digest: str) -> CachedResult | None:
         return self._cache.get(path, digest) if self._cache is not None else None
