@@ -239,6 +239,12 @@ class Catalog:
         except KeyError:
             raise CatalogError(f"unknown rule code {code!r}") from None
 
+    @property
+    def sdk_modules(self) -> tuple[str, ...]:
+        """The modules of every preset, active or not: a file importing one reads an SDK's
+        messages (``Evidence.records_hold_other``)."""
+        return tuple(module for preset in self.presets.values() for module in preset.modules)
+
 
 def rules_dir() -> Path:
     """Where the catalog lives: packaged beside the module, or the source tree's ``rules/``."""

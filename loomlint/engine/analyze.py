@@ -460,7 +460,7 @@ def _check(
     callees = CalleeJudge(index, judging.uses_of(analysis), judging.line)
     uses_accessor_spi = classifier.uses_accessor_spi()
     candidates: dict[cst.BaseExpression, Value | None] = {
-        node: _verified(_with_lines(value, positions), view)
+        node: _verified(_with_lines(value, positions), view, analysis)
         for node, value in analysis.values.items()
     }
     for node in view.typed_content_nodes():
@@ -656,39 +656,43 @@ def _with_lines(value: Value, positions: Mapping[cst.CSTNode, CodeRange]) -> Val
     return replace(value, origins=origins)
 
 
-def _verified(value: Value, view: TypeView) -> Value | None:
-    """Drop the flow's read origins that mypy says are not content fields.
+def _verified(value: Value, view: TypeView, analysis: FlowAnalysis) -> Value | None:
+    """Drop the flow's read origins that are not content reads."""
+    origins = frozenset(
+        origin for origin in value.origins if not _is_no_content_read(origin, view, analysis)
+    )
+    if origins == value.origins:
+        return value
+    return replace(value, origins=origins) if origins else None
+
+
+def _is_no_content_read(origin: Origin, view: TypeView, analysis: FlowAnalysis) -> bool:
+    """Whether a read the flow found is no content read, by mypy's types or, where they say
+    nothing of it, the module's records.
 
     Where types cover a read, its receiver's declared field type decides: ``values["content"]``
     of a typed record is not a content read, and nothing loaded from it is content either.
     Where mypy says nothing of the receiver (``Any``, or a function it does not check), the
     read counts only with syntactic evidence that the receiver is a message (an item of
     ``state["messages"]``, a ``role`` read beside it), or in code mypy skips, the presets' data
-    (its declared class is an SPI's: ``m: AIMessage``).
+    (its declared class is an SPI's: ``m: AIMessage``). Without types, a read the project's
+    records say is no message's (``FlowAnalysis.records_say_no_message``) is none, unless the
+    presets' data grounds it; with types, a read mypy types nothing of is a guess
+    (``engine.guesses``), left out by default already.
     """
+    if origin.how not in ("read", "unpack") or not isinstance(origin.node, cst.BaseExpression):
+        return False
     if not view.available:
-        return value
-    origins = frozenset(
-        origin
-        for origin in value.origins
-        if not (
-            origin.how in ("read", "unpack")
-            and isinstance(origin.node, cst.BaseExpression)
-            and (
-                (view.covered(origin.node) and not _is_field_origin(view.expr(origin.node)))
-                or (
-                    view.needs_evidence(origin.node)
-                    and not origin.message_evidence
-                    # Where mypy skips the code, nothing declares the receiver `Any`: its
-                    # declared class counts, as without types (``m: AIMessage``).
-                    and not (origin.grounded and view.skipped(origin.node))
-                )
-            )
-        )
+        return not origin.grounded and analysis.records_say_no_message(origin.node)
+    if view.covered(origin.node) and not _is_field_origin(view.expr(origin.node)):
+        return True
+    return (
+        view.needs_evidence(origin.node)
+        and not origin.message_evidence
+        # Where mypy skips the code, nothing declares the receiver `Any`: its declared class
+        # counts, as without types (``m: AIMessage``).
+        and not (origin.grounded and view.skipped(origin.node))
     )
-    if origins == value.origins:
-        return value
-    return replace(value, origins=origins) if origins else None
 
 
 def _is_field_origin(fact: ExprFact | None) -> bool:

@@ -14,7 +14,9 @@ declared types decide.
 from __future__ import annotations
 
 import builtins
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 import libcst as cst
@@ -62,6 +64,7 @@ _ANY_KEY = _MAPPINGS | frozenset(
     }
 )
 _PROPERTIES = frozenset({"property", "functools.cached_property", "cached_property"})
+_ANYTHING = frozenset({"typing.Any", "typing_extensions.Any", "builtins.object"})
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 # Local classes deriving from local classes: how far their bases are followed.
 _MAX_BASE_DEPTH = 8
@@ -91,6 +94,22 @@ _NO_TEXT_BASES = frozenset(
 )
 
 
+@dataclass(slots=True)
+class _Records:
+    """What the records a module defines or imports from the project declare their content
+    field to hold (``Evidence.records_hold_other``)."""
+
+    # Some may hold content (a content union, ``Any``), or the module imports an SDK's module.
+    hold_content: bool = False
+    # Some hold something else: a ``TypedDict`` (its ``"content"`` key), another class.
+    other_items: bool = False
+    other_attributes: bool = False
+
+
+def _is_within(qualified: str, modules: tuple[str, ...]) -> bool:
+    return any(qualified == m or qualified.startswith(m + ".") for m in modules)
+
+
 class Evidence:
     def __init__(
         self,
@@ -100,8 +119,14 @@ class Evidence:
         imported: ImportedClasses | None = None,
         *,
         modules: dict[str, Evidence] | None = None,
+        sdk_modules: tuple[str, ...] = (),
     ) -> None:
         self._index = index
+        # Every preset's modules (``Catalog.sdk_modules``): importing one, a module reads an
+        # SDK's messages, whatever its own records hold.
+        self._sdk_modules = sdk_modules
+        # What this module's records hold (``_records``), learnt on the first question.
+        self._records: _Records | None = None
         self._spi = spi
         self._unrelated = unrelated
         # The project's other modules, read for the classes this one imports; None: only this
@@ -149,6 +174,71 @@ class Evidence:
             result = module, found.node
         self._imported_classes[qualified] = result
         return result
+
+    def records_hold_other(self, item_read: bool) -> bool:
+        """Whether the records of this module say that a content read nothing else identifies
+        is no message's: the module defines or imports a class (a capitalised name, from the
+        project or an installed package, not the standard library) that declares its content
+        field as neither content nor ``Any`` (``content: str``, ``content: list[Block]``), of
+        the kind the read can reach (a ``TypedDict`` for ``x["content"]`` and
+        ``x.get("content")``, any other class for ``x.content``), and neither a class whose
+        content field may be content nor anything of an SDK's modules. A project that declares
+        what its own ``content`` holds reads its own records where it names no message:
+        strands-agents' ``Message`` and ``ToolResult`` TypedDicts (a list of blocks), gptme's
+        ``Message`` (text). Asked only without types."""
+        if self._records is None:
+            self._records = self._module_records()
+        records = self._records
+        if records.hold_content:
+            return False
+        return records.other_items if item_read else records.other_attributes
+
+    def _module_records(self) -> _Records:
+        names = self._index.names
+        imported = [*names.imports.values(), *names.star_imports]
+        if any(_is_within(q.lstrip("."), self._sdk_modules) for q in imported if q[:1] != "."):
+            return _Records(hold_content=True)
+        found: list[tuple[Evidence, cst.ClassDef]] = [
+            (self, cls) for cls in names.classes.values() if cls is not None
+        ]
+        for name, qualified in names.imports.items():
+            if name[:1].isupper() and qualified.split(".", 1)[0] not in sys.stdlib_module_names:
+                imported_class = self._imported_class(qualified)
+                if imported_class is not None:
+                    found.append(imported_class)
+        records = _Records()
+        for module, cls in found:
+            declared = module._field_annotation(cls)
+            if declared is None:
+                continue
+            if module.looks_like_content_annotation(declared) or module._says_anything(declared):
+                records.hold_content = True
+            elif module._is_typed_dict(cls):
+                records.other_items = True
+            else:
+                records.other_attributes = True
+        return records
+
+    def _says_anything(self, annotation: cst.BaseExpression) -> bool:
+        """``Any``, ``object``: a content field so declared may hold content."""
+        return any(
+            self._index.names.qualified(parse_name(n)) in _ANYTHING
+            for n in union_members(annotation)
+        )
+
+    def _is_typed_dict(self, cls: cst.ClassDef, depth: int = 0) -> bool:
+        for base in cls.bases:
+            name = dotted_name(base.value)
+            if name is not None and name.rpartition(".")[2] == "TypedDict":
+                return True
+            local = self._index.names.local_class(base.value)
+            if (
+                local is not None
+                and depth < _MAX_BASE_DEPTH
+                and self._is_typed_dict(local, depth + 1)
+            ):
+                return True
+        return False
 
     def self_is_foreign(self, function: cst.FunctionDef) -> str | None:
         """The name of ``self`` in a method of a local class whose content field is declared,

@@ -454,8 +454,9 @@ class FlowAnalysis:
         self._deadline = deadline if deadline is not None else Deadline()
         self._index = index
         self._spi = spi
-        self._evidence = Evidence(index, spi, unrelated, imported)
-        self._sinks = load_catalog().sinks
+        catalog = load_catalog()
+        self._evidence = Evidence(index, spi, unrelated, imported, sdk_modules=catalog.sdk_modules)
+        self._sinks = catalog.sinks
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -479,6 +480,11 @@ class FlowAnalysis:
         # ``part = content[0]`` tested next (``guards.named_element_test``): the test, and the
         # content whose element it tests.
         self._named_element_tests: dict[cst.BaseExpression, cst.BaseExpression] = {}
+
+    def records_say_no_message(self, read: cst.BaseExpression) -> bool:
+        """Whether the module's records say a content read nothing identifies is no message's
+        (``Evidence.records_hold_other``), by the kind of read: a key's or an attribute's."""
+        return self._evidence.records_hold_other(_is_item_read(read))
 
     def constructs_no_text(self, call: cst.Call) -> bool:
         """Whether a call makes an instance of a class no string is an instance of, by the

@@ -98,10 +98,12 @@ RECORDS = textwrap.dedent(
     """
 )
 
+# The module imports an SDK's module too, so that its records alone do not say a read nothing
+# identifies is no message's (``Evidence.records_hold_other``, test_project_records.py).
 CONSTRUCTED = textwrap.dedent(
     """\
     from app.records import Memory, Reply
-
+    from loomlint.content import LlmMessage
 
     def built() -> int:
         reply = Reply(content=["a"])
