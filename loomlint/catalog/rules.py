@@ -162,6 +162,10 @@ class Preset:
     # LangChain agent's ``invoke()``): where the receiver's type is unknown, they rest on the
     # preset's data as a declared message type's do.
     content_reads: tuple[tuple[str, ...], ...] = ()
+    # Methods whose answer's content is text only, each ``package.module.Class.method``: the
+    # message a receiver of that class (or a subclass) returns, or each it yields, holds a
+    # string (ChatOllama's ``invoke`` and ``stream``). Judged with types: mypy names the class.
+    text_only_answers: tuple[str, ...] = ()
     text_part: TextPartShape = TextPartShape()
     parts_when: PartsSetting | None = None
 
@@ -453,6 +457,7 @@ _PRESET_KEYS = frozenset(
         "text-only-reads",
         "parts-only-reads",
         "content-reads",
+        "text-only-answers",
         "text-part",
         "parts-when",
         "fix",
@@ -504,6 +509,13 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         _read_shape(shape, content_fields, f"{where}: key 'content-reads'")
         for shape in _names(data, "content-reads", where)
     )
+    text_only_answers = _names(data, "text-only-answers", where)
+    for method in text_only_answers:
+        if method.count(".") < 2 or not all(part.isidentifier() for part in method.split(".")):
+            raise CatalogError(
+                f"{where}: key 'text-only-answers' must list methods as "
+                f"'package.module.Class.method', got {method!r}"
+            )
     return Preset(
         name=_text(data, "name", where),
         description=_text(data, "description", where) if "description" in data else "",
@@ -524,6 +536,7 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         text_only_reads=text_only_reads,
         parts_only_reads=parts_only_reads,
         content_reads=content_reads,
+        text_only_answers=text_only_answers,
         text_part=_text_part(data, where),
         parts_when=_parts_when(data, where),
     )

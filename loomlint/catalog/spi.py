@@ -203,6 +203,9 @@ class SpiModel:
     parts_only_reads: tuple[tuple[str, ...], ...] = ()
     # And of reads it declares the union itself (``Preset.content_reads``).
     content_reads: tuple[tuple[str, ...], ...] = ()
+    # Methods whose answer's content is text only (``Preset.text_only_answers``), by the full
+    # name of a class of the receiver's MRO and the method's name.
+    text_only_answers: frozenset[str] = frozenset()
 
     # The text parts of the active SPIs: a loop that picks them out of content loses the text
     # of a string content (``engine.guards``).
@@ -385,6 +388,7 @@ def build_spi_model(
             dict.fromkeys(shape for p in presets for shape in p.parts_only_reads)
         ),
         content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
+        text_only_answers=frozenset(m for p in presets for m in p.text_only_answers),
         text_parts=TextParts.merged(p.text_part for p in presets),
         parts_when=tuple(p.parts_when for p in presets if p.parts_when is not None),
     )

@@ -22,7 +22,7 @@ from loomlint.engine.callees import CalleeJudge, Outcome, Use, UsesOf
 from loomlint.engine.checks import ALL_RULES, ContentFinding
 from loomlint.engine.compilecheck import Verdict, judge, over_size, python_version
 from loomlint.engine.diagnostics import Diagnostic, Edit, FileResult, Fix, Guess, Span
-from loomlint.engine.flow import FlowAnalysis, Origin, Value
+from loomlint.engine.flow import Basis, FlowAnalysis, Origin, Value
 from loomlint.engine.guesses import GUESS_NOTES, guess_of
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex, assign_keys, build_index
@@ -460,7 +460,7 @@ def _check(
     callees = CalleeJudge(index, judging.uses_of(analysis), judging.line)
     uses_accessor_spi = classifier.uses_accessor_spi()
     candidates: dict[cst.BaseExpression, Value | None] = {
-        node: _verified(_with_lines(value, positions), view, analysis)
+        node: _answered_as_text(_verified(_with_lines(value, positions), view, analysis), view)
         for node, value in analysis.values.items()
     }
     for node in view.typed_content_nodes():
@@ -693,6 +693,23 @@ def _is_no_content_read(origin: Origin, view: TypeView, analysis: FlowAnalysis) 
         # counts, as without types (``m: AIMessage``).
         and not (origin.grounded and view.skipped(origin.node))
     )
+
+
+def _answered_as_text(value: Value | None, view: TypeView) -> Value | None:
+    """A value read from the answers of methods whose content is text only is text, whatever
+    the message's declared type says (ChatOllama's ``invoke`` answers a string): every origin
+    a read of such an answer (``Origin.answered_by``), each call's method one of the presets'
+    ``text-only-answers`` for its receiver's class (``CalleeFact.answers_text``)."""
+    if value is None or value.kind is not ContentKind.CONTENT or not value.origins:
+        return value
+    for origin in value.origins:
+        if origin.how != "read" or not origin.answered_by:
+            return value
+        for call in origin.answered_by:
+            callee = view.callee(call)
+            if callee is None or not callee.answers_text:
+                return value
+    return replace(value, kind=ContentKind.TEXT, basis=Basis.CARRIED)
 
 
 def _is_field_origin(fact: ExprFact | None) -> bool:

@@ -460,6 +460,20 @@ def method_fullnames(receiver: Type | None, method: str) -> tuple[str, ...]:
     return tuple(f"{base.fullname}.{method}" for base in info.mro if method in base.names)
 
 
+def answers_with(receiver: Type | None, method: str, answers: frozenset[str]) -> bool:
+    """Whether every class the receiver may be (``None`` aside) has in its MRO a class whose
+    ``Class.method`` is one of ``answers`` (a preset's ``text-only-answers``)."""
+    proper = get_proper_type(receiver)
+    if proper is None:
+        return False
+    members = [m for m in _union_members(proper) if not isinstance(m, NoneType)]
+    infos = [_type_info(member) for member in members]
+    return bool(infos) and all(
+        info is not None and any(f"{base.fullname}.{method}" in answers for base in info.mro)
+        for info in infos
+    )
+
+
 def callable_narrows(callee: Type | None) -> bool:
     """Whether calling ``callee`` is a narrowing check (``TypeIs`` / ``TypeGuard``)."""
     proper = get_proper_type(callee)

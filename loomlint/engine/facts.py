@@ -179,6 +179,8 @@ class FactCollector:
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
         self._interesting_callees = spi.accessors | spi.narrowing
+        # The method names of the text-only answers: most calls are none of them.
+        self._answer_methods = frozenset(m.rpartition(".")[2] for m in spi.text_only_answers)
         # Modules mypy could not find whose types hide a content read's receiver.
         self._unresolved: dict[str, None] = {}
         self._imported_from: dict[str, Imported] = {}
@@ -742,10 +744,21 @@ class FactCollector:
         callee = call.callee
         names = self._callee_names(callee)
         narrows = content_types.callable_narrows(self._types.get(callee))
-        if narrows or any(
-            name in self._interesting_callees or name in _SINK_NAMES for name in names
+        answers_text = (
+            isinstance(callee, MemberExpr)
+            and callee.name in self._answer_methods
+            and content_types.answers_with(
+                self._types.get(callee.expr), callee.name, self._spi.text_only_answers
+            )
+        )
+        if (
+            narrows
+            or answers_text
+            or any(name in self._interesting_callees or name in _SINK_NAMES for name in names)
         ):
-            self._callees[id(call)] = CalleeFact(names=names, narrows=narrows)
+            self._callees[id(call)] = CalleeFact(
+                names=names, narrows=narrows, answers_text=answers_text
+            )
 
     def _callee_names(self, callee: Expression) -> tuple[str, ...]:
         if isinstance(callee, RefExpr) and isinstance(

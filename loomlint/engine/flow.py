@@ -75,6 +75,11 @@ class Origin:
     # receiver's module not found, the receiver typed ``Any``, the function unchecked), a read
     # without it is a guess (``engine.guesses``).
     grounded: bool = False
+    # For a read: the calls whose answer the receiver is (``r = llm.invoke(...)``, ``for c in
+    # llm.stream(...)``, ``llm.invoke(...).content``), all of them where it may be any of
+    # several (``Env.answers``); empty when it is no call's known answer. With types, the
+    # answer of a method whose content is text only (``CalleeFact.answers_text``) is text.
+    answered_by: frozenset[cst.Call] = frozenset()
 
     @property
     def destructured(self) -> bool:
@@ -188,6 +193,10 @@ class Env:
     # narrows as the test would (``if not is_list: return``): an aliased condition, as pyright
     # follows it. Dropped when the name, or a name the test reads, is bound again.
     conditions: dict[str, AliasedCondition] = field(default_factory=dict[str, AliasedCondition])
+    # Names bound to what a call answered (a message, or an item of what it returns, for a
+    # loop's target), by the calls it may be: ``r = llm.invoke(...)``, ``for c in
+    # llm.stream(...)``, ``total = c`` then ``total += c``. An empty set: ``None``, no answer.
+    answers: dict[str, frozenset[cst.Call]] = field(default_factory=dict[str, frozenset[cst.Call]])
 
     def copy(self) -> Env:
         return Env(
@@ -201,6 +210,7 @@ class Env:
             self.empty_parts,
             self.parts_by_setting,
             dict(self.conditions),
+            dict(self.answers),
         )
 
     def bind(
@@ -213,6 +223,7 @@ class Env:
         self.foreign = self.foreign | {name} if foreign else self.foreign - {name}
         if message or name in self.messages:
             self.messages = self.messages | {name} if message else self.messages - {name}
+        self.answers.pop(name, None)
         self.forget_paths_of(name)
 
     def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
@@ -264,6 +275,30 @@ class Env:
                     p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
                 )
             )
+
+
+def _answers_of(env: Env, node: cst.BaseExpression) -> frozenset[cst.Call] | None:
+    """The calls whose answer ``node`` is (``Env.answers``): a method's call, awaited or not,
+    or a name bound to answers; an empty set for ``None``; None when nothing says."""
+    while isinstance(node, cst.Await):
+        node = node.expression
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return frozenset({node})
+    if isinstance(node, cst.Name):
+        return frozenset() if node.value == "None" else env.answers.get(node.value)
+    return None
+
+
+def _bind_answer(env: Env, name: str, node: cst.BaseExpression) -> None:
+    answers = _answers_of(env, node)
+    if answers is not None:
+        env.answers[name] = answers
+
+
+def _bind_item_answer(env: Env, target: cst.BaseExpression, iterated: cst.BaseExpression) -> None:
+    """``for chunk in llm.stream(...)``: each item is an answer of the call it iterates."""
+    if isinstance(target, cst.Name) and isinstance(iterated, cst.Call):
+        env.answers[target.value] = frozenset({iterated})
 
 
 def _alias_condition(env: Env, name: str, node: cst.BaseExpression, value: Value | None) -> None:
@@ -337,6 +372,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
             for alias, condition in a.conditions.items()
             if b.conditions.get(alias) == condition
         },
+        {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
     )
 
 
@@ -362,6 +398,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.empty_parts == b.empty_parts
         and a.parts_by_setting == b.parts_by_setting
         and a.conditions == b.conditions
+        and a.answers == b.answers
     )
 
 
@@ -736,6 +773,7 @@ class FlowAnalysis:
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
+                    _bind_answer(env, node.target.value, node.value)
                     self._construction_sets_content(env, node.target.value, node.value)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
@@ -744,7 +782,15 @@ class FlowAnalysis:
             self._eval(node.target, env)
             self._eval(node.value, env)
             if isinstance(node.target, cst.Name):
+                added = _answers_of(env, node.value)
+                answers = env.answers.get(node.target.value)
                 env.bind(node.target.value, None)
+                if (
+                    answers is not None
+                    and added is not None
+                    and isinstance(node.operator, cst.AddAssign)
+                ):
+                    env.answers[node.target.value] = answers | added  # chunks added up
             else:
                 self._forget_extended_target(node, env)
             return env
@@ -842,6 +888,7 @@ class FlowAnalysis:
             body_entry = entry.copy()
             self._assign(node.target, None, _element_of(iterated), body_entry)
             self._bind_elements(node.target, node.iter, body_entry)
+            _bind_item_answer(body_entry, node.target, node.iter)
             body_env = self._exec_block(suite_body(node.body), body_entry)
             self._loops.pop()
             merged = join_all([entry, body_env, *loop.continues]) or entry
@@ -924,6 +971,7 @@ class FlowAnalysis:
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
             if value_node is not None:
+                _bind_answer(env, target.value, value_node)
                 _alias_condition(env, target.value, value_node, value)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
@@ -1387,6 +1435,7 @@ class FlowAnalysis:
             iterated = self._eval(clause.iter, scope)
             self._assign(clause.target, None, _element_of(iterated), scope)
             self._bind_elements(clause.target, clause.iter, scope)
+            _bind_item_answer(scope, clause.target, clause.iter)
             for condition in clause.ifs:
                 self._eval(condition.test, scope)
                 scope = self._narrow(condition.test, scope, True)
@@ -1447,7 +1496,15 @@ class FlowAnalysis:
             # the read is still the union (``Basis.CARRIED``).
             kind, basis = ContentKind.PARTS, Basis.CARRIED
         evidence = self._names_message(receiver, env) or self._has_role_read(receiver)
-        origin = Origin(node, self._line(node), self._text(receiver), "read", evidence, grounded)
+        origin = Origin(
+            node,
+            self._line(node),
+            self._text(receiver),
+            "read",
+            evidence,
+            grounded,
+            _answers_of(env, receiver) or frozenset(),
+        )
         empty_text = path is not None and path in env.empty
         empty_parts = path is not None and path in env.empty_parts
         return Value(

@@ -101,6 +101,9 @@ class CalleeFact:
     names: tuple[str, ...]
     # The callable is a TypeIs / TypeGuard function.
     narrows: bool = False
+    # The callable is a method whose answer's content is text only, whichever class the
+    # receiver is (``SpiModel.text_only_answers``).
+    answers_text: bool = False
 
 
 @dataclass(frozen=True, slots=True)

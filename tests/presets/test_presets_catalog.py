@@ -148,6 +148,23 @@ def test_a_malformed_text_only_read_names_the_key(shape: str, problem: str) -> N
     assert "key 'text-only-reads'" in str(raised.value)
 
 
+@pytest.mark.parametrize("method", ["invoke", "ChatOllama.invoke", "models.Chat.in voke"])
+def test_a_text_only_answer_must_name_a_class_and_its_method(method: str) -> None:
+    data = {"name": "x", "text-only-answers": [method]}
+    with pytest.raises(CatalogError) as raised:
+        preset_from_mapping(data, where="x.toml")
+    assert str(raised.value) == (
+        "x.toml: key 'text-only-answers' must list methods as "
+        f"'package.module.Class.method', got {method!r}"
+    )
+
+
+def test_the_langchain_preset_knows_chatollama_answers_text() -> None:
+    answers = load_catalog().presets["langchain"].text_only_answers
+    methods = ("invoke", "ainvoke", "stream", "astream")
+    assert answers == tuple(f"langchain_ollama.chat_models.ChatOllama.{m}" for m in methods)
+
+
 def test_the_openai_preset_knows_its_response_shapes() -> None:
     preset = load_catalog().presets["openai"]
     assert preset.text_only_reads == (

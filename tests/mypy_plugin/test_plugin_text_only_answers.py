@@ -1,0 +1,130 @@
+"""With types, the answer of a method whose content is text only (a preset's or an SPI's
+``text-only-answers``, the ``langchain`` preset's ChatOllama) is text: read from the message a
+call returns, from each chunk a loop (or a comprehension) takes from it, or from chunks added
+up. Where the receiver may be another class (a union, a base class) it is not. ``loomlint
+check`` and mypy with the plugin report exactly the same findings; without types nothing names
+the receiver's class, so every read is reported."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from mypy_runs import PLUGIN_STRICT, run_mypy, write_project
+
+from loomlint.cli import main
+
+LOOMLINT = """\
+preset = ["loom", "chat"]
+
+[tool.loomlint.spi.chat]
+content-fields = ["content"]
+text-only-answers = ["models.Plain.invoke", "models.Plain.stream"]
+"""
+MODELS = """\
+from collections.abc import Iterator
+
+from loomlint.content import LlmMessage
+
+
+class Chat:
+    def invoke(self, prompt: str) -> LlmMessage:
+        return LlmMessage(role="assistant", content=prompt)
+
+    def stream(self, prompt: str) -> Iterator[LlmMessage]:
+        yield self.invoke(prompt)
+
+
+class Plain(Chat):
+    pass
+
+
+class Parts(Chat):
+    pass
+
+
+class Mine(Plain):
+    pass
+"""
+APP = """\
+from models import Chat, Mine, Parts, Plain
+
+
+def answered(plain: Plain, mine: Mine, chat: Chat, either: Plain | Parts) -> str:
+    reply = plain.invoke("hi")
+    own = mine.invoke("hi")
+    other = chat.invoke("hi")
+    mixed = either.invoke("hi")
+    told = reply.content.strip() + own.content.strip() + plain.invoke("x").content.strip()
+    return told + other.content.strip() + mixed.content.strip()
+
+
+def streamed(plain: Plain) -> str:
+    total = None
+    for chunk in plain.stream("hi"):
+        print(chunk.content.upper())
+        if total is None:
+            total = chunk
+            continue
+        total += chunk
+    assert total is not None
+    return total.content.strip()
+
+
+def rebound(plain: Plain, chat: Chat) -> str:
+    reply = plain.invoke("hi")
+    if len(reply.content) > 3:
+        reply = chat.invoke("hi")
+    return reply.content.strip()
+
+
+def listed(plain: Plain) -> list[str]:
+    return [c.content.upper() for c in plain.stream("hi")]
+"""
+TYPED = [(10, 19, "LML001"), (10, 43, "LML001"), (29, 12, "LML001")]
+UNTYPED = [
+    (9, 12, "LML001"),
+    (9, 36, "LML001"),
+    (9, 58, "LML001"),
+    *TYPED[:2],
+    (16, 15, "LML001"),
+    (22, 12, "LML001"),
+    (27, 12, "LML001"),
+    (29, 12, "LML001"),
+    (33, 13, "LML001"),
+]
+
+
+@pytest.mark.slow
+def test_a_text_only_answer_is_text_in_check_and_in_mypy(
+    tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = write_project(
+        tmp_path, mypy=PLUGIN_STRICT, loomlint=LOOMLINT, files={"models.py": MODELS, "app.py": APP}
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
+    for mode, expected in (([], TYPED), (["--no-types"], UNTYPED)):
+        result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
+        assert result.exit_code == 1, result.output + result.stderr
+        found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
+        assert found == expected, mode
+    run = run_mypy(
+        [
+            "--show-column-numbers",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(mypy_cache),
+            "app.py",
+        ],
+        cwd=tmp_path,
+    )
+    # mypy's own errors aside: `.strip()` of the declared union (union-attr) and `+=` of two
+    # messages, which the SPI's class does not define (operator).
+    reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
+    assert reported == [(line, column, "loom-content-use") for line, column, _ in TYPED], (
+        run.stdout + run.stderr
+    )
