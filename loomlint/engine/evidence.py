@@ -23,7 +23,7 @@ import libcst as cst
 
 from loomlint.catalog.rules import Unrelated
 from loomlint.catalog.spi import SpiModel
-from loomlint.engine.imported import ImportedClasses
+from loomlint.engine.imported import ImportedClass, ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import all_params, dotted_name, string_value, suite_body
 from loomlint.engine.typefacts import ContentKind
@@ -159,33 +159,36 @@ class Evidence:
         if qualified in self._imported_classes:
             return self._imported_classes[qualified]
         found = self._imported.find(qualified) if self._imported is not None else None
-        result: tuple[Evidence, cst.ClassDef] | None = None
-        if found is not None and self._imported is not None:
-            module = self._modules.get(found.path)
-            if module is None or module._index is not found.index:
-                module = Evidence(
-                    found.index,
-                    self._spi,
-                    self._unrelated,
-                    self._imported.beside(found.path),
-                    modules=self._modules,
-                )
-                self._modules[found.path] = module
-            result = module, found.node
+        result = self._with_its_module(found) if found is not None else None
         self._imported_classes[qualified] = result
         return result
 
+    def _with_its_module(self, found: ImportedClass) -> tuple[Evidence, cst.ClassDef]:
+        """A class of another module, with the evidence of that module (made once)."""
+        assert self._imported is not None
+        module = self._modules.get(found.path)
+        if module is None or module._index is not found.index:
+            module = Evidence(
+                found.index,
+                self._spi,
+                self._unrelated,
+                self._imported.beside(found.path),
+                modules=self._modules,
+            )
+            self._modules[found.path] = module
+        return module, found.node
+
     def records_hold_other(self, item_read: bool) -> bool:
         """Whether the records of this module say that a content read nothing else identifies
-        is no message's: the module defines or imports a class (a capitalised name, from the
-        project or an installed package, not the standard library) that declares its content
-        field as neither content nor ``Any`` (``content: str``, ``content: list[Block]``), of
-        the kind the read can reach (a ``TypedDict`` for ``x["content"]`` and
-        ``x.get("content")``, any other class for ``x.content``), and neither a class whose
-        content field may be content nor anything of an SDK's modules. A project that declares
-        what its own ``content`` holds reads its own records where it names no message:
-        strands-agents' ``Message`` and ``ToolResult`` TypedDicts (a list of blocks), gptme's
-        ``Message`` (text). Asked only without types."""
+        is no message's: the module defines or imports a class (a capitalised name, of the
+        project's own modules: beside the file, above it, or in a ``src/`` above it; not an
+        installed package's) that declares its content field as neither content nor ``Any``
+        (``content: str``, ``content: list[Block]``), of the kind the read can reach (a
+        ``TypedDict`` for ``x["content"]`` and ``x.get("content")``, any other class for
+        ``x.content``), and neither a class whose content field may be content nor anything of
+        an SDK's modules. A project that declares what its own ``content`` holds reads its own
+        records where it names no message: strands-agents' ``Message`` and ``ToolResult``
+        TypedDicts (a list of blocks), gptme's ``Message`` (text). Asked only without types."""
         if self._records is None:
             self._records = self._module_records()
         records = self._records
@@ -203,9 +206,9 @@ class Evidence:
         ]
         for name, qualified in names.imports.items():
             if name[:1].isupper() and qualified.split(".", 1)[0] not in sys.stdlib_module_names:
-                imported_class = self._imported_class(qualified)
-                if imported_class is not None:
-                    found.append(imported_class)
+                project_class = self._project_class(qualified)
+                if project_class is not None:
+                    found.append(project_class)
         records = _Records()
         for module, cls in found:
             declared = module._field_annotation(cls)
@@ -218,6 +221,14 @@ class Evidence:
             else:
                 records.other_attributes = True
         return records
+
+    def _project_class(self, qualified: str) -> tuple[Evidence, cst.ClassDef] | None:
+        """A class of the project's own modules (an installed package's aside: reading one
+        for every import would cost more than the module's analysis)."""
+        if self._imported is None:
+            return None
+        found = self._imported.find(qualified, installed=False)
+        return self._with_its_module(found) if found is not None else None
 
     def _says_anything(self, annotation: cst.BaseExpression) -> bool:
         """``Any``, ``object``: a content field so declared may hold content."""

@@ -64,15 +64,17 @@ class ImportedClasses:
         """The finder for a module read on the way: its own imports, the same record."""
         return ImportedClasses(Path(path).parent, self.consulted)
 
-    def find(self, qualified: str, depth: int = 0) -> ImportedClass | None:
+    def find(
+        self, qualified: str, depth: int = 0, *, installed: bool = True
+    ) -> ImportedClass | None:
         """The class a qualified name (``app.state.Note``, ``.state.Note``) names in a module of
-        the project or of an installed package, if that module is found and defines it (or
-        re-exports it from a module that does)."""
+        the project or (``installed``) of an installed package, if that module is found and
+        defines it (or re-exports it from a module that does)."""
         module, _, name = qualified.rpartition(".")
         if not module.strip(".") or self.folder is None:
             return None
         location = _located(self.folder, module)
-        if location is None and not module.startswith("."):
+        if location is None and installed and not module.startswith("."):
             location = _installed(module)
         if location is None:
             return None
@@ -87,11 +89,11 @@ class ImportedClasses:
             return None
         exported = parsed.names.imports.get(name)
         if exported is not None:
-            return self.beside(location).find(exported, depth + 1)
+            return self.beside(location).find(exported, depth + 1, installed=installed)
         # ``from .main import *`` (pydantic's ``__init__`` for type checkers): the name may
         # be any of those modules'.
         for module in parsed.names.star_imports:
-            found = self.beside(location).find(f"{module}.{name}", depth + 1)
+            found = self.beside(location).find(f"{module}.{name}", depth + 1, installed=installed)
             if found is not None:
                 return found
         return None
@@ -143,9 +145,11 @@ def _candidates(folder: Path, module: str) -> Iterator[Path]:
     else:
         roots = [folder, *list(folder.parents)[:_MAX_ANCESTORS]]
     for root in roots:
-        target = root.joinpath(*parts)
-        yield target.with_name(target.name + ".py")
-        yield target / "__init__.py"
+        for base in (root, root / "src") if not dots else (root,):
+            # A package under ``src/`` is imported by the project's tests, beside ``src/``.
+            target = base.joinpath(*parts)
+            yield target.with_name(target.name + ".py")
+            yield target / "__init__.py"
 
 
 @functools.lru_cache(maxsize=512)

@@ -106,3 +106,36 @@ def test_a_record_that_comes_to_hold_content_brings_the_reads_back(package: Path
     assert _check(path, cache=True) == []
     (package / "models.py").write_text(MODELS.replace("content: bytes", "content: str | list[Any]"))
     assert _check(path, cache=True) == [ITEM, ATTRIBUTE]
+
+
+def test_a_package_under_src_is_the_projects_for_its_tests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tests/ beside src/: the tests import the package as installed, its records are the
+    # project's own.
+    package = tmp_path / "src" / "app"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "models.py").write_text(MODELS)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_uses.py").write_text(
+        f"from app.models import Entry, Page\n\n{READS}"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert _check("tests/test_uses.py") == []
+
+
+def test_an_installed_packages_records_do_not_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only the project's own modules are read for their records: reading every installed
+    # module a file imports would cost more than the file's analysis.
+    site = tmp_path / "site"
+    (site / "extrecords").mkdir(parents=True)
+    (site / "extrecords" / "__init__.py").write_text(MODELS)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "uses.py").write_text(f"from extrecords import Entry, Page\n\n{READS}")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.chdir(project)
+    assert _check("uses.py") == [ITEM, ATTRIBUTE]
