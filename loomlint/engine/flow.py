@@ -196,6 +196,7 @@ class Env:
     # Names bound to what a call answered (a message, or an item of what it returns, for a
     # loop's target), by the calls it may be: ``r = llm.invoke(...)``, ``for c in
     # llm.stream(...)``, ``total = c`` then ``total += c``. An empty set: ``None``, no answer.
+    # Only calls of a method the presets' ``text-only-answers`` name (``_answers_of``).
     answers: dict[str, frozenset[cst.Call]] = field(default_factory=dict[str, frozenset[cst.Call]])
 
     def copy(self) -> Env:
@@ -275,30 +276,6 @@ class Env:
                     p == root or p.startswith(below) or ("[" in p and any(i in p for i in indexing))
                 )
             )
-
-
-def _answers_of(env: Env, node: cst.BaseExpression) -> frozenset[cst.Call] | None:
-    """The calls whose answer ``node`` is (``Env.answers``): a method's call, awaited or not,
-    or a name bound to answers; an empty set for ``None``; None when nothing says."""
-    while isinstance(node, cst.Await):
-        node = node.expression
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        return frozenset({node})
-    if isinstance(node, cst.Name):
-        return frozenset() if node.value == "None" else env.answers.get(node.value)
-    return None
-
-
-def _bind_answer(env: Env, name: str, node: cst.BaseExpression) -> None:
-    answers = _answers_of(env, node)
-    if answers is not None:
-        env.answers[name] = answers
-
-
-def _bind_item_answer(env: Env, target: cst.BaseExpression, iterated: cst.BaseExpression) -> None:
-    """``for chunk in llm.stream(...)``: each item is an answer of the call it iterates."""
-    if isinstance(target, cst.Name) and isinstance(iterated, cst.Call):
-        env.answers[target.value] = frozenset({iterated})
 
 
 def _alias_condition(env: Env, name: str, node: cst.BaseExpression, value: Value | None) -> None:
@@ -494,6 +471,8 @@ class FlowAnalysis:
         catalog = load_catalog()
         self._evidence = Evidence(index, spi, unrelated, imported, sdk_modules=catalog.sdk_modules)
         self._sinks = catalog.sinks
+        # The method names of the presets' text-only answers (``_answers_of``).
+        self._answer_methods = frozenset(m.rpartition(".")[2] for m in spi.text_only_answers)
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -517,6 +496,42 @@ class FlowAnalysis:
         # ``part = content[0]`` tested next (``guards.named_element_test``): the test, and the
         # content whose element it tests.
         self._named_element_tests: dict[cst.BaseExpression, cst.BaseExpression] = {}
+
+    # --- answers -------------------------------------------------------------------------------
+
+    def _answers_of(self, env: Env, node: cst.BaseExpression) -> frozenset[cst.Call] | None:
+        """The calls whose answer ``node`` is (``Env.answers``): a call of a method named in
+        the presets' ``text-only-answers``, awaited or not, or a name bound to answers; an
+        empty set for ``None``; None when nothing says (always, where no preset names one)."""
+        if not self._answer_methods:
+            return None
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if isinstance(node, cst.Call):
+            return frozenset({node}) if self._answers_by_name(node) else None
+        if isinstance(node, cst.Name):
+            return frozenset() if node.value == "None" else env.answers.get(node.value)
+        return None
+
+    def _answers_by_name(self, call: cst.Call) -> bool:
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value in self._answer_methods
+
+    def _bind_answer(self, env: Env, name: str, node: cst.BaseExpression) -> None:
+        answers = self._answers_of(env, node)
+        if answers is not None:
+            env.answers[name] = answers
+
+    def _bind_item_answer(
+        self, env: Env, target: cst.BaseExpression, iterated: cst.BaseExpression
+    ) -> None:
+        """``for chunk in llm.stream(...)``: each item is an answer of the call it iterates."""
+        if (
+            isinstance(target, cst.Name)
+            and isinstance(iterated, cst.Call)
+            and self._answers_by_name(iterated)
+        ):
+            env.answers[target.value] = frozenset({iterated})
 
     def records_say_no_message(self, read: cst.BaseExpression) -> bool:
         """Whether the module's records say a content read nothing identifies is no message's
@@ -773,7 +788,7 @@ class FlowAnalysis:
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
-                    _bind_answer(env, node.target.value, node.value)
+                    self._bind_answer(env, node.target.value, node.value)
                     self._construction_sets_content(env, node.target.value, node.value)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
@@ -782,7 +797,7 @@ class FlowAnalysis:
             self._eval(node.target, env)
             self._eval(node.value, env)
             if isinstance(node.target, cst.Name):
-                added = _answers_of(env, node.value)
+                added = self._answers_of(env, node.value)
                 answers = env.answers.get(node.target.value)
                 env.bind(node.target.value, None)
                 if (
@@ -888,7 +903,7 @@ class FlowAnalysis:
             body_entry = entry.copy()
             self._assign(node.target, None, _element_of(iterated), body_entry)
             self._bind_elements(node.target, node.iter, body_entry)
-            _bind_item_answer(body_entry, node.target, node.iter)
+            self._bind_item_answer(body_entry, node.target, node.iter)
             body_env = self._exec_block(suite_body(node.body), body_entry)
             self._loops.pop()
             merged = join_all([entry, body_env, *loop.continues]) or entry
@@ -971,7 +986,7 @@ class FlowAnalysis:
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
             if value_node is not None:
-                _bind_answer(env, target.value, value_node)
+                self._bind_answer(env, target.value, value_node)
                 _alias_condition(env, target.value, value_node, value)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
                 self._alias_paths(env, target.value, value_node)
@@ -1435,7 +1450,7 @@ class FlowAnalysis:
             iterated = self._eval(clause.iter, scope)
             self._assign(clause.target, None, _element_of(iterated), scope)
             self._bind_elements(clause.target, clause.iter, scope)
-            _bind_item_answer(scope, clause.target, clause.iter)
+            self._bind_item_answer(scope, clause.target, clause.iter)
             for condition in clause.ifs:
                 self._eval(condition.test, scope)
                 scope = self._narrow(condition.test, scope, True)
@@ -1503,7 +1518,7 @@ class FlowAnalysis:
             "read",
             evidence,
             grounded,
-            _answers_of(env, receiver) or frozenset(),
+            self._answers_of(env, receiver) or frozenset(),
         )
         empty_text = path is not None and path in env.empty
         empty_parts = path is not None and path in env.empty_parts
