@@ -96,6 +96,13 @@ def run_mypy(args: Sequence[str], *, cwd: Path) -> MypyRun:
     return MypyRun(stdout, stderr, status, parse_errors(stdout))
 
 
+def run_project(config: Path, cache: Path, *paths: str, cwd: Path) -> MypyRun:
+    """mypy over ``paths`` with the configuration ``write_project`` wrote and a cache of the
+    test's own, showing columns (to compare them with ``loomlint check``'s)."""
+    args = ["--show-column-numbers", "--config-file", str(config), "--cache-dir", str(cache)]
+    return run_mypy([*args, *paths], cwd=cwd)
+
+
 def parse_errors(stdout: str) -> tuple[Reported, ...]:
     """The error lines of mypy's (or dmypy's) report."""
     errors: list[Reported] = []

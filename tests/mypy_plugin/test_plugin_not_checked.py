@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mypy_runs import run_mypy, write_project
+from mypy_runs import run_project, write_project
 
 from loomlint.cli import main
 
@@ -26,8 +26,7 @@ def test_a_file_the_engine_cannot_analyse_is_a_mypy_error(
     tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = write_project(tmp_path, files={"app.py": SOURCE})
-    args = ["--show-column-numbers", "--config-file", str(config), "--cache-dir", str(mypy_cache)]
-    run = run_mypy([*args, "app.py"], cwd=tmp_path)
+    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
     assert [(e.path.name, e.line, e.column, e.code) for e in run.errors] == [
         ("app.py", 8, 1, "loom-not-checked")
     ]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mypy_runs import PLUGIN_STRICT, run_mypy, write_project
+from mypy_runs import PLUGIN_STRICT, run_project, write_project
 
 from loomlint.cli import main
 
@@ -111,17 +111,7 @@ def test_a_text_only_answer_is_text_in_check_and_in_mypy(
         assert result.exit_code == 1, result.output + result.stderr
         found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
         assert found == expected, mode
-    run = run_mypy(
-        [
-            "--show-column-numbers",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(mypy_cache),
-            "app.py",
-        ],
-        cwd=tmp_path,
-    )
+    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
     # mypy's own errors aside: `.strip()` of the declared union (union-attr) and `+=` of two
     # messages, which the SPI's class does not define (operator).
     reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]

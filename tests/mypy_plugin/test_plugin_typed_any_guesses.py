@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from expectations import expected_findings
-from mypy_runs import REPO, run_mypy, write_project
+from mypy_runs import REPO, run_project, write_project
 
 from loomlint.engine.diagnostics import Guess
 from loomlint.engine.guesses import GUESS_NOTES
@@ -42,17 +42,7 @@ def test_the_plugin_reports_a_guess_only_when_asked_for(
     config = write_project(
         tmp_path, loomlint=presets + ("report-guesses = true\n" if guesses else "")
     )
-    run = run_mypy(
-        [
-            "--show-column-numbers",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(sdk_mypy_cache),
-            str(path),
-        ],
-        cwd=REPO,
-    )
+    run = run_project(config, sdk_mypy_cache, str(path), cwd=REPO)
     reported = sorted(
         (e.line, e.column, e.message.endswith(GUESS_NOTES[kind]))
         for e in run.errors

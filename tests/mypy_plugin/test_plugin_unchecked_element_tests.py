@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mypy_runs import PLUGIN_STRICT, run_mypy, write_project
+from mypy_runs import PLUGIN_STRICT, run_project, write_project
 
 from loomlint.cli import main
 
@@ -69,16 +69,6 @@ def test_an_unchecked_function_judges_element_tests_as_a_checked_one(
         assert result.exit_code == 1, result.output + result.stderr
         found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
         assert found == EXPECTED, mode
-    run = run_mypy(
-        [
-            "--show-column-numbers",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(mypy_cache),
-            "app.py",
-        ],
-        cwd=tmp_path,
-    )
+    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
     reported = [(e.line, e.column, e.code) for e in run.errors]
     assert reported == [(8, 12, "loom-content-use")], run.stdout + run.stderr
