@@ -207,6 +207,11 @@ class SpiModel:
     # name of a class of the receiver's MRO and the method's name.
     text_only_answers: frozenset[str] = frozenset()
 
+    @property
+    def text_only_answer_methods(self) -> frozenset[str]:
+        """The method names of ``text_only_answers``: a call of no other method is none."""
+        return frozenset(m.rpartition(".")[2] for m in self.text_only_answers)
+
     # The text parts of the active SPIs: a loop that picks them out of content loses the text
     # of a string content (``engine.guards``).
     text_parts: TextParts = field(default_factory=TextParts)

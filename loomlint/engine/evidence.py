@@ -22,7 +22,7 @@ from typing import Literal
 import libcst as cst
 
 from loomlint.catalog.rules import Unrelated
-from loomlint.catalog.spi import SpiModel
+from loomlint.catalog.spi import SpiModel, imports_any
 from loomlint.engine.imported import ImportedClass, ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import all_params, dotted_name, string_value, suite_body
@@ -104,10 +104,6 @@ class _Records:
     # Some hold something else: a ``TypedDict`` (its ``"content"`` key), another class.
     other_items: bool = False
     other_attributes: bool = False
-
-
-def _is_within(qualified: str, modules: tuple[str, ...]) -> bool:
-    return any(qualified == m or qualified.startswith(m + ".") for m in modules)
 
 
 class Evidence:
@@ -198,8 +194,7 @@ class Evidence:
 
     def _module_records(self) -> _Records:
         names = self._index.names
-        imported = [*names.imports.values(), *names.star_imports]
-        if any(_is_within(q.lstrip("."), self._sdk_modules) for q in imported if q[:1] != "."):
+        if imports_any([*names.imports.values(), *names.star_imports], self._sdk_modules):
             return _Records(hold_content=True)
         found: list[tuple[Evidence, cst.ClassDef]] = [
             (self, cls) for cls in names.classes.values() if cls is not None

@@ -179,8 +179,8 @@ class FactCollector:
         self._callees: dict[int, CalleeFact] = {}
         self._cast_targets: dict[int, bool] = {}
         self._interesting_callees = spi.accessors | spi.narrowing
-        # The method names of the text-only answers: most calls are none of them.
-        self._answer_methods = frozenset(m.rpartition(".")[2] for m in spi.text_only_answers)
+        # Most calls are of none of them (``SpiModel.text_only_answer_methods``).
+        self._answer_methods = spi.text_only_answer_methods
         # Modules mypy could not find whose types hide a content read's receiver.
         self._unresolved: dict[str, None] = {}
         self._imported_from: dict[str, Imported] = {}

@@ -471,8 +471,8 @@ class FlowAnalysis:
         catalog = load_catalog()
         self._evidence = Evidence(index, spi, unrelated, imported, sdk_modules=catalog.sdk_modules)
         self._sinks = catalog.sinks
-        # The method names of the presets' text-only answers (``_answers_of``).
-        self._answer_methods = frozenset(m.rpartition(".")[2] for m in spi.text_only_answers)
+        # Most calls are of none of them (``SpiModel.text_only_answer_methods``).
+        self._answer_methods = spi.text_only_answer_methods
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}

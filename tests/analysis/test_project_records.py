@@ -85,6 +85,8 @@ def _module(package: Path, header: str) -> str:
         ("from .models import Entry, Page, Open", [ITEM, ATTRIBUTE]),
         # So does an SDK's module: the file reads its messages.
         ("import openai; from .models import Entry, Page", [ITEM, ATTRIBUTE]),
+        # `import loomlint.content` binds `loomlint`: still the reference SPI's module.
+        ("import loomlint.content; from .models import Entry, Page", [ITEM, ATTRIBUTE]),
         # (LangChain's messages are objects: its preset reads no `m["content"]` as one's.)
         (
             "from langchain_core.messages import AIMessage; from .models import Entry, Page",
