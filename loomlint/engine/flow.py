@@ -184,7 +184,9 @@ class Env:
     # Content read paths whose content the presets' data (or a declared class) states, what
     # ever narrowed them since (``Origin.grounded``).
     known: frozenset[str] = frozenset()
-    # Content reads whose list branch can only be the empty list (``Value.empty_parts``).
+    # Content reads whose list branch can only be the empty list (``Value.empty_parts``), and
+    # lists this code built that are still empty (``kept = []``: ``FlowAnalysis._bind_built``),
+    # whose items are whatever the code appends next (``FlowAnalysis._note_appended``).
     empty_parts: frozenset[str] = frozenset()
     # A test of a setting said it makes messages hold lists of parts here (``if
     # output_version == "v1":``, ``SpiModel.parts_when``): a message's content read is parts.
@@ -334,6 +336,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         if _parts_are_empty(a.paths.get(p, ContentKind.CONTENT), p in a.empty_parts)
         and _parts_are_empty(b.paths.get(p, ContentKind.CONTENT), p in b.empty_parts)
     )
+    _join_vacuous_items(a, b, paths, bases)
     return Env(
         names,
         paths,
@@ -351,6 +354,31 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         },
         {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
     )
+
+
+def _join_vacuous_items(
+    a: Env, b: Env, paths: dict[str, ContentKind], bases: dict[str, Basis]
+) -> None:
+    """A list this code built that is still empty on one side of a join (``kept = []``
+    before a loop that appends to it) has no item: what the other side knows of its items
+    (``kept[*].content``) holds after the join."""
+    for empty_side, other in ((a, b), (b, a)):
+        if not empty_side.empty_parts:
+            continue
+        for path, kind in other.paths.items():
+            root, star, _ = path.partition("[*]")
+            if (
+                star
+                and path not in paths
+                and root.isidentifier()
+                and root in empty_side.empty_parts
+                and empty_side.paths.get(root) is ContentKind.PARTS
+                and other.paths.get(root) is ContentKind.PARTS
+            ):
+                paths[path] = kind
+                basis = other.basis_of(path)
+                if basis is not Basis.TESTED:
+                    bases[path] = basis
 
 
 def join_all(envs: Iterable[Env | None]) -> Env | None:
@@ -788,6 +816,7 @@ class FlowAnalysis:
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
+                    self._bind_built(env, node.target.value, node.value, value)
                     self._bind_answer(env, node.target.value, node.value)
                     self._construction_sets_content(env, node.target.value, node.value)
             elif node.value is not None:
@@ -799,7 +828,10 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 added = self._answers_of(env, node.value)
                 answers = env.answers.get(node.target.value)
+                built = _built_kind_of_name(env, node.target.value)
                 env.bind(node.target.value, None)
+                if built is not None and isinstance(node.operator, cst.AddAssign):
+                    env.narrow_path(node.target.value, built)  # text += ... is text
                 if (
                     answers is not None
                     and added is not None
@@ -986,6 +1018,7 @@ class FlowAnalysis:
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
             if value_node is not None:
+                self._bind_built(env, target.value, value_node, value)
                 self._bind_answer(env, target.value, value_node)
                 _alias_condition(env, target.value, value_node, value)
                 self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
@@ -1049,15 +1082,19 @@ class FlowAnalysis:
     ) -> None:
         """``m.content = list(parts)``: the field holds the branch assigned to it, as mypy
         narrows a declared union on assignment (``copy.content = copy.content[:-1]`` keeps
-        what was known of the value assigned)."""
+        what was known of the value assigned). A value the code built (``_built_kind``: a
+        display, ``str()``, a local holding a string it joined) is that branch whatever mypy
+        narrows: mypy narrows no key of a union of ``TypedDict``s (``ret["content"] = text``
+        where ``ret: ChatCompletionMessageParam``), so it stands with types
+        (``Basis.CARRIED``)."""
         if value is not None and value.kind in (ContentKind.TEXT, ContentKind.PARTS):
             env.narrow_path(path, value.kind, value.basis)
             if value.empty_text:
                 env.empty = env.empty | {path}
             return
-        kind = _display_kind(value_node, self._index)
+        kind = self._built_kind(env, value_node)
         if kind is not None:
-            env.narrow_path(path, kind)
+            env.narrow_path(path, kind, Basis.CARRIED)
             if string_value(value_node) == "":
                 env.empty = env.empty | {path}
 
@@ -1083,7 +1120,7 @@ class FlowAnalysis:
         where the flow knows it (a display, ``str()``/``list()``, a narrowed value). mypy
         types neither ``update`` nor the copy's fields by it (``Basis.CARRIED``)."""
         for field_name, value in self._set_by_copy(value_node):
-            kind = self._branch_given(value)
+            kind = self._branch_given(env, value)
             if kind is not None:
                 env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
 
@@ -1108,7 +1145,7 @@ class FlowAnalysis:
         for arg in value_node.args:
             if arg.star or arg.keyword is None or arg.keyword.value not in fields:
                 continue
-            kind = self._branch_given(arg.value)
+            kind = self._branch_given(env, arg.value)
             if kind is not None:
                 env.narrow_path(f"{name}.{arg.keyword.value}", kind, Basis.CARRIED)
 
@@ -1129,17 +1166,101 @@ class FlowAnalysis:
             if key is not None and key in fields:
                 given[key] = element.value
         for key, value in given.items():
-            kind = self._branch_given(value)
+            kind = self._branch_given(env, value)
             if kind is not None:
                 env.narrow_path(f"{name}[{key!r}]", kind, Basis.CARRIED)
 
-    def _branch_given(self, value: cst.BaseExpression) -> ContentKind | None:
+    def _branch_given(self, env: Env, value: cst.BaseExpression) -> ContentKind | None:
         """The branch of content given to a message as it is made or copied: what the flow
-        knows of the value (a narrowed local), or its syntax (``_display_kind``)."""
+        knows of the value (a narrowed local), or how the code built it (``_built_kind``)."""
         known = self.values.get(value)
         if known is not None and known.kind in (ContentKind.TEXT, ContentKind.PARTS):
             return known.kind
+        return self._built_kind(env, value)
+
+    def _built_kind(self, env: Env, value: cst.BaseExpression) -> ContentKind | None:
+        """The branch a value is by how this code built it: its syntax (``_display_kind``),
+        or a local bound to such a value (``text = ""`` then ``text += part``; ``blocks = []``
+        then ``blocks.append(...)``: ``_bind_built``)."""
+        if isinstance(value, cst.Name):
+            return _built_kind_of_name(env, value.value)
         return _display_kind(value, self._index)
+
+    def _bind_built(
+        self, env: Env, name: str, value_node: cst.BaseExpression, value: Value | None
+    ) -> None:
+        """``text = "\\n".join(lines)``, ``blocks = []``: a local that holds no content
+        value but a string or a list this code built keeps its branch (as ``Env.paths[name]``)
+        until it is bound again, so that ``m.content = text`` narrows as ``m.content = "..."``
+        does. mypy types the local alike (``Basis.TESTED``)."""
+        if value is not None:
+            return
+        kind = self._built_kind(env, value_node)
+        if kind is not None:
+            env.narrow_path(name, kind)
+            if _is_empty_list(value_node) or (
+                isinstance(value_node, cst.Name) and value_node.value in env.empty_parts
+            ):
+                env.empty_parts = env.empty_parts | {name}
+
+    def _note_appended(self, call: cst.Call, env: Env) -> None:
+        """``kept.append(msg)`` on a list this code built (``kept = []``): the content of
+        every item appended is known of ``kept[*]`` while the items agree (``msg.content``
+        narrowed, a message dict displayed with its content), so that ``kept[-1].content``
+        reads it after a loop that built the list. mypy types no item apart
+        (``Basis.CARRIED``). ``extend`` and ``insert`` add items nothing is known of. Where
+        the list's annotation declares an items' class whose content is one branch (or none),
+        that class says what they hold."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return
+        name = func.value.value
+        method = func.attr.value
+        if method not in _ITEM_ADDING or _built_kind_of_name(env, name) is not ContentKind.PARTS:
+            return
+        args = call.args
+        one_item = len(args) == 1 and not args[0].star and args[0].keyword is None
+        appended = args[0].value if method == "append" and one_item else None
+        added = self._content_of_item(env, appended) if appended is not None else {}
+        first = name in env.empty_parts
+        env.empty_parts = env.empty_parts - {name}
+        for suffix in self._field_paths("", keyed=True):
+            path = f"{name}[*]{suffix}"
+            if path in env.paths and env.basis_of(path) is Basis.EVIDENCE:
+                continue  # ``kept: list[Note] = []``: what the items' declared class says
+            kind = added.get(suffix)
+            if kind is not None and (first or env.paths.get(path) is kind):
+                env.narrow_path(path, kind, Basis.CARRIED)
+            else:
+                env.paths.pop(path, None)
+                env.bases.pop(path, None)
+
+    def _content_of_item(self, env: Env, item: cst.BaseExpression) -> dict[str, ContentKind]:
+        """The branch of each content field of an item appended to a list (by the field's
+        path suffix, ``.content`` or ``['content']``): a message whose content is narrowed,
+        or a message dict displayed with its content given."""
+        if isinstance(item, cst.Dict):
+            given: dict[str, ContentKind] = {}
+            for element in item.elements:
+                if not isinstance(element, cst.DictElement):
+                    given.clear()  # ``**other`` may replace the keys before it
+                    continue
+                key = string_value(element.key)
+                if key is not None and key in self._spi.content_fields:
+                    kind = self._branch_given(env, element.value)
+                    if kind is not None:
+                        given[f"[{key!r}]"] = kind
+                    else:
+                        given.pop(f"[{key!r}]", None)
+            return given
+        source = path_key(item)
+        if source is None:
+            return {}
+        return {
+            suffix: kind
+            for suffix in self._field_paths("", keyed=True)
+            if (kind := env.paths.get(source + suffix)) in (ContentKind.TEXT, ContentKind.PARTS)
+        }
 
     def _stores_content_given(self, cls: cst.BaseExpression) -> bool:
         """Whether constructing ``cls`` stores the content it is given, as it is: an SPI's
@@ -1415,6 +1536,7 @@ class FlowAnalysis:
             return None
         if isinstance(node, cst.Call):
             self._eval_children(node, env)
+            self._note_appended(node, env)
             self._note_call_site(node, env)
             returned = self._returned(node)
             if returned is not None:
@@ -2070,6 +2192,10 @@ _COPY_FUNCTIONS = frozenset(
 )
 # Displays and constructors of one branch: assigned to a content field, they narrow it.
 _TEXT_CONSTRUCTORS = frozenset({"builtins.str"})
+# Methods of a list that add items to it.
+_ITEM_ADDING = frozenset({"append", "extend", "insert"})
+# Methods of a string literal that give a string whatever they are given (or raise).
+_TEXT_LITERAL_METHODS = frozenset({"join", "format", "format_map"})
 _PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
 
 
@@ -2093,12 +2219,32 @@ def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind |
     if isinstance(node, (cst.List, cst.Tuple, cst.ListComp)):
         return ContentKind.PARTS
     if isinstance(node, cst.Call):
-        qualified = index.names.qualified(node.func)
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _TEXT_LITERAL_METHODS
+            and is_text_literal(func.value)
+        ):
+            return ContentKind.TEXT  # "\n".join(lines), "{}: {}".format(role, text)
+        qualified = index.names.qualified(func)
         if qualified in _TEXT_CONSTRUCTORS:
             return ContentKind.TEXT
         if qualified in _PARTS_CONSTRUCTORS:
             return ContentKind.PARTS
     return None
+
+
+def _is_empty_list(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.List) and not node.elements
+
+
+def _built_kind_of_name(env: Env, name: str) -> ContentKind | None:
+    """The branch of a local the code built (``FlowAnalysis._bind_built``); None for a
+    content value, whose own ``Value`` says what is known of it."""
+    if name in env.names:
+        return None
+    kind = env.paths.get(name)
+    return kind if kind in (ContentKind.TEXT, ContentKind.PARTS) else None
 
 
 def _path_known(env: Env, path: str) -> bool:
