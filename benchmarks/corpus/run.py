@@ -436,14 +436,13 @@ CODEBASES = (
             "boto3-stubs[bedrock-agent,bedrock-agent-runtime,s3]",
         ),
     ),
-    # The judging half (issue 27, fifth round): none of these was used anywhere in the
-    # repository before, and nobody fixing the engine reads their findings (HALVES).
+    # Issue 27's fifth judging half, judged once after that round's fixes and tuned on since.
     Codebase(
         "langchain-cohere",
         "langchain-cohere==0.6.0",
         "5e45b56d0a5cc6f3de9f61bcd4fd449b9f3ece85e6b569c3d7c304992808bb0c",
         "LangChain integration: LangChain messages to Cohere's chat history and rendered prompts",
-        JUDGING,
+        TUNING,
         # Its sdist ships no tests. What its SQL agent imports (its test group's
         # langchain-classic, its typing group's langchain-community).
         ("pytest", "langchain-classic", "langchain-community"),
@@ -453,7 +452,7 @@ CODEBASES = (
         "haystack-ai==3.4.1",
         "95b57e672264584a9c437857e4ca4c89bf2137dab80fc972553df491349d811b",
         "own ChatMessage (a list of typed parts behind accessors) to and from OpenAI dicts",
-        JUDGING,
+        TUNING,
         # Its sdist ships no tests. Its chat generators (OpenAI's two APIs, Azure's) need only
         # its own dependencies; the converters' and embedders' optional libraries define no
         # message, and its mypy configuration ignores their missing imports.
@@ -464,7 +463,7 @@ CODEBASES = (
         "gptme[server,tui,acp]==0.35.1",
         "fa0c94fd63533d0828ce202c62c8fa9c3b57934ea7180f2f333a3769cbdacfb9",
         "an agent's text messages turned into Anthropic (and OpenAI) dicts, blocks added",
-        JUDGING,
+        TUNING,
         # Its sdist ships no tests. Its server, TUI and ACP extras (modules that read its
         # messages); not its browser (Playwright), datascience, eval or telemetry extras (no
         # message conversion of their own; dspy, sentence-transformers and SWE-bench are very
@@ -476,7 +475,7 @@ CODEBASES = (
         "openai-guardrails[examples]==0.3.6",
         "a732f09623f8e127a2b880e992fef5ebf90de60c2c605c5026e52095d1e8a153",
         "a drop-in OpenAI client reading the user's Chat Completions / Responses messages",
-        JUDGING,
+        TUNING,
         # Its dev group's test libraries and stubs, and its examples extra (what the examples
         # import); not its benchmark extra (scikit-learn, matplotlib: its evals, which its own
         # mypy configuration excludes).
@@ -487,11 +486,65 @@ CODEBASES = (
         "qwen-agent[mcp]==0.0.34",
         "ee47a31bf0e75c3ed870fdd903c6d348d68b73ca6e2b9f3d99b55e792d0a4b2c",
         "own Message (content: str | list[ContentItem]), read alike as a dict, to OpenAI/DashScope",
-        JUDGING,
+        TUNING,
         # Its sdist ships no tests. Its mcp extra (its MCP manager reads MCP tool results' content
         # into the text its tools return); not rag, code_interpreter, python_executor (no
         # messages of their own) nor gui (Gradio pins an older pydantic).
         ("pytest",),
+    ),
+    # The judging half (issue 27, sixth round): none of these was used anywhere in the
+    # repository before, and nobody fixing the engine reads their findings (HALVES).
+    Codebase(
+        "langchain-nvidia-ai-endpoints",
+        "langchain-nvidia-ai-endpoints==1.5.0",
+        "9c76d5507fd6a4905073611b03127b3423b88d2692af8bfce04b20c4ec161ed5",
+        "LangChain integration: LangChain messages to NVIDIA's dicts, images as asset ids or tags",
+        JUDGING,
+        # Its sdist ships no tests; its own dependencies are all its code imports.
+        ("pytest",),
+    ),
+    Codebase(
+        "agentscope",
+        "agentscope[a2a,gemini,ollama]==1.0.21",
+        "e73392ac446932fc4fe480eda6918525320b9a5701a18b2d197311d140d6d183",
+        "own Msg (content: str | Sequence[ContentBlock]) formatted for each provider",
+        JUDGING,
+        # Its sdist ships no tests. The extras of its Gemini and Ollama models and its A2A
+        # formatter (OpenAI, Anthropic and DashScope are dependencies of its own); not `tokens`
+        # (transformers, a very large install, for its Hugging Face token counter), nor its
+        # memory, RAG, readers' or realtime extras (no message conversion of their own).
+        ("pytest",),
+    ),
+    Codebase(
+        "claudette",
+        "claudette==0.3.15",
+        "e5b582b4e28779600d5d3d65059166a9c480f17c082ee3cfd2c9f4b30f411ff7",
+        "Anthropic messages= history of dicts and SDK blocks, unannotated (fastcore)",
+        JUDGING,
+        # Its sdist ships no tests (its notebooks are); not its dev extra (the notebooks').
+        ("pytest",),
+    ),
+    Codebase(
+        "mini-swe-agent",
+        "mini-swe-agent==2.4.6",
+        "0532c8193a763409fa52bb2b5a5d7ac9052dcb1c2cae43945b14b1b7f6ba869a",
+        "an agent's OpenAI dicts (text expanded into parts by a regex), Responses items too",
+        JUDGING,
+        # Its dev extra's test libraries and Portkey's SDK (its Portkey models); LiteLLM is a
+        # dependency of its own. Not its sandbox extras (Modal, SWE-ReX, contree: environments
+        # that run commands, no messages).
+        ("pytest", "pytest-asyncio", "portkey-ai"),
+    ),
+    Codebase(
+        "shell-gpt",
+        "shell-gpt==1.5.1",
+        "1c528f960b1c515c882eec351ba3ac78ba6f306cece9cbe554d3ad350c8b5bfe",
+        "a CLI's OpenAI dicts whose content is text only, kept as JSON chat sessions",
+        JUDGING,
+        # Its test extra's test libraries and stubs, not its pinned linters (mypy 1.1.1, black);
+        # not its litellm extra (a very large install: the one module importing it is typed
+        # without it).
+        ("pytest", "requests-mock", "types-requests"),
     ),
 )
 
