@@ -546,6 +546,33 @@ CODEBASES = (
         # without it).
         ("pytest", "requests-mock", "types-requests"),
     ),
+    Codebase(
+        "autogen-agentchat",
+        "autogen-agentchat==0.7.5",
+        "8d9c718db52ef24a518806b3a0ef848f0e4c1902877675dc0abed73a8e6e7755",
+        "own chat messages, one content branch per class, turned into autogen-core's",
+        JUDGING,
+        # autogen-core is its one dependency. What its tests import: autogen-ext's OpenAI,
+        # Anthropic and MCP extras (the model clients and workbench they run its agents with, the
+        # replay client and local code executor) and the test libraries; not autogen-ext's
+        # Docker, Ollama or other extras (named in docstrings only).
+        ("autogen-ext[openai,anthropic,mcp]==0.7.5", "pytest", "pytest-asyncio"),
+    ),
+    Codebase(
+        "mistral-common",
+        "mistral-common[sentencepiece,audio,guidance,hf-hub,server]==1.13.1",
+        "ad8d5b7e866e907925e31274c314fdaa7f7c45a0a43e7d2f543fd7fe65ddcea9",
+        "own request and message classes tokenized into prompts, OpenAI dicts converted in",
+        JUDGING,
+        # The extras its tokenizers, audio, guidance and server import, and what its tests import
+        # of its `dev` group (pytest, OpenAI's SDK, stubs); not `opencv` (a large binary that its
+        # own mypy configuration ignores) nor `test-integrations` (transformers). Checked as
+        # `src`: its sdist ships part of its tests, without `tests/__init__.py` (nor the
+        # `tests/utils.py` they import), and some import others as `tests.<module>`, the same
+        # files under a second name, on which mypy stops.
+        ("pytest", "openai", "types-requests", "types-jsonschema"),
+        paths=("src",),
+    ),
 )
 
 
