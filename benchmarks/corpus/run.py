@@ -573,6 +573,41 @@ CODEBASES = (
         ("pytest", "openai", "types-requests", "types-jsonschema"),
         paths=("src",),
     ),
+    Codebase(
+        "open-interpreter",
+        "open-interpreter[server]==0.4.3",
+        "cd81d0a6bc5bc9bed6a3f35010da71421b435dc9479f4ac867db80fdc29fa11b",
+        "own LMC messages (typed text, code, images) to OpenAI dicts and Anthropic blocks",
+        JUDGING,
+        # Its sdist ships no tests. Its server extra (its async server reads the messages it
+        # streams); not `os` or `local` (torch, transformers, OpenCV: very large installs, for
+        # its computer's vision and local models) nor `safe` (semgrep: no messages).
+        ("pytest",),
+    ),
+    Codebase(
+        "chainlit",
+        "chainlit==2.12.0",
+        "53ca71c66fd98d417039ca5fa9c68349eb8eda771b7e0235a7da531f610fe5d0",
+        "a chat UI's own text messages and steps, fed by OpenAI, LangChain, LlamaIndex and others",
+        JUDGING,
+        # Of its `tests` extra, what its OpenAI, LangChain and LlamaIndex integrations, its Slack
+        # and Discord apps and its tests import, and its `mypy` extra's stubs. Not Semantic
+        # Kernel's SDK nor the Bot Framework's (Teams): with them, the venv's pip backtracked for
+        # over fifteen minutes; not transformers (a very large install that none of its shipped
+        # code imports), the dataframe and plotting libraries (its elements', no messages) nor
+        # its custom-data extra (its data layers' databases and blob stores).
+        (
+            "pytest",
+            "pytest-asyncio",
+            "openai",
+            "langchain-core",
+            "llama-index-core",
+            "slack-bolt",
+            "discord",
+            "types-aiofiles",
+            "types-requests",
+        ),
+    ),
 )
 
 
