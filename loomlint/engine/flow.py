@@ -93,9 +93,10 @@ class Basis(enum.IntEnum):
     # A test or an assignment that mypy narrows alike: with types, mypy's type decides.
     TESTED = 0
     # Carried from a narrowed value to another by a relation mypy does not track: a copy made
-    # while the narrowing held, a parameter whose every call site passes a narrowed value, or a
+    # while the narrowing held, a parameter whose every call site passes a narrowed value, a
     # container whose element a test told from a string's character (``isinstance(c[0],
-    # dict)``). The flow's kind stands with types too.
+    # dict)``), a value the code built, or a key read or tested through a call
+    # (``m.get("content")``: mypy narrows no call). The flow's kind stands with types too.
     CARRIED = 1
     # What syntax alone suggests (an annotation's class, a response shape): mypy's declared
     # types supersede it.
@@ -1612,6 +1613,10 @@ class FlowAnalysis:
         kind, basis = (
             _path_kind(env, path) if path is not None else (ContentKind.CONTENT, Basis.TESTED)
         )
+        if isinstance(node, cst.Call) and basis is Basis.TESTED and kind is not ContentKind.CONTENT:
+            # ``m.get("content")`` after ``isinstance(m["content"], str)``: mypy narrows the
+            # key, not the call, whose type stays the union; the key's narrowing holds for both.
+            basis = Basis.CARRIED
         grounded = path is not None and _path_known(env, path)
         if isinstance(receiver, (cst.Call, cst.Await)):
             # ``query_one("#id", Static).content``: the class of the call's result says.
@@ -1854,7 +1859,10 @@ class FlowAnalysis:
             kind = self._isinstance_narrowing(test.args[1].value, truth)
             if kind is None:
                 return facts
-            return [*facts, _Narrowing(subject.key, subject.is_path, kind)]
+            # mypy narrows no call: ``isinstance(m.get("content"), list)`` says nothing to it
+            # of ``m["content"]`` or of ``m.get("content")`` read again; the flow's kind stands.
+            basis = Basis.CARRIED if isinstance(test.args[0].value, cst.Call) else Basis.TESTED
+            return [*facts, _Narrowing(subject.key, subject.is_path, kind, basis=basis)]
         if receiver_facts:
             return receiver_facts
         narrowing = self._spi.narrowing
