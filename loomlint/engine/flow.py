@@ -1157,19 +1157,27 @@ class FlowAnalysis:
         by the dict's declared type where there is one (``ChatCompletionMessageParam``: the
         union), and the display says which branch it holds (``Basis.CARRIED``). A ``**``
         element may replace the keys given before it."""
+        for key, kind in self._display_content_kinds(env, value_node).items():
+            env.narrow_path(f"{name}[{key!r}]", kind, Basis.CARRIED)
+
+    def _display_content_kinds(self, env: Env, display: cst.Dict) -> dict[str, ContentKind]:
+        """The branch of each content key a dict display gives (``{"content": f"..."}``),
+        where the flow knows it (``_branch_given``); a ``**`` element may replace the keys
+        given before it."""
         fields = self._spi.content_fields
         given: dict[str, cst.BaseExpression] = {}
-        for element in value_node.elements:
+        for element in display.elements:
             if not isinstance(element, cst.DictElement):  # ``**other``
                 given.clear()
                 continue
             key = string_value(element.key)
             if key is not None and key in fields:
                 given[key] = element.value
-        for key, value in given.items():
-            kind = self._branch_given(env, value)
-            if kind is not None:
-                env.narrow_path(f"{name}[{key!r}]", kind, Basis.CARRIED)
+        return {
+            key: kind
+            for key, value in given.items()
+            if (kind := self._branch_given(env, value)) is not None
+        }
 
     def _branch_given(self, env: Env, value: cst.BaseExpression) -> ContentKind | None:
         """The branch of content given to a message as it is made or copied: what the flow
@@ -1241,19 +1249,9 @@ class FlowAnalysis:
         path suffix, ``.content`` or ``['content']``): a message whose content is narrowed,
         or a message dict displayed with its content given."""
         if isinstance(item, cst.Dict):
-            given: dict[str, ContentKind] = {}
-            for element in item.elements:
-                if not isinstance(element, cst.DictElement):
-                    given.clear()  # ``**other`` may replace the keys before it
-                    continue
-                key = string_value(element.key)
-                if key is not None and key in self._spi.content_fields:
-                    kind = self._branch_given(env, element.value)
-                    if kind is not None:
-                        given[f"[{key!r}]"] = kind
-                    else:
-                        given.pop(f"[{key!r}]", None)
-            return given
+            return {
+                f"[{key!r}]": kind for key, kind in self._display_content_kinds(env, item).items()
+            }
         source = path_key(item)
         if source is None:
             return {}
