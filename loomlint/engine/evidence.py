@@ -567,6 +567,12 @@ class Evidence:
                     found.append((prefix + "[*]", item, not module.holds_any_key(element)))
         return found
 
+    def defined_class(self, node: cst.BaseExpression) -> cst.ClassDef | None:
+        """The definition of the class ``node`` names: this module's, or (from its stub) one
+        of the project's other modules'; None for an SPI's message class and the unknown."""
+        found = self._class_named(node)
+        return found[1] if found is not None else None
+
     def _class_named(self, annotation: cst.BaseExpression) -> tuple[Evidence, cst.ClassDef] | None:
         members = [n for n in union_members(annotation) if n != "None"]
         if len(members) != 1:
