@@ -17,6 +17,7 @@ import libcst as cst
 from loomlint.engine.syntax import (
     all_params,
     dotted_name,
+    is_self_field,
     is_text_literal,
     string_value,
     suite_body,
@@ -110,7 +111,7 @@ class _ContentUses(cst.CSTVisitor):
             return parent.attr is name  # ``self.content``: judged by its assignment
         if isinstance(parent, cst.Assign):
             return parent.value is name and all(
-                _is_self_field(t.target, self._fields) for t in parent.targets
+                is_self_field(t.target, self._fields) for t in parent.targets
             )
         if isinstance(parent, cst.Comparison):
             return _is_none_test(parent, name.value)
@@ -132,7 +133,7 @@ class _ContentUses(cst.CSTVisitor):
             [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         )
         for target in targets:
-            if not _is_self_field(target, self._fields):
+            if not is_self_field(target, self._fields):
                 continue
             assert isinstance(target, cst.Attribute)
             value = node.value
@@ -144,15 +145,6 @@ class _ContentUses(cst.CSTVisitor):
             ):
                 return False
         return True
-
-
-def _is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
-    return (
-        isinstance(target, cst.Attribute)
-        and isinstance(target.value, cst.Name)
-        and target.value.value == "self"
-        and target.attr.value in fields
-    )
 
 
 def _is_none_test(node: cst.BaseExpression, name: str) -> bool:

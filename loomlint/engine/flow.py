@@ -690,17 +690,7 @@ class FlowAnalysis:
         known = self._parameter_flows.get(key)
         if known is None:
             self._parameter_flows[key] = {}
-            inner = FlowAnalysis(
-                self._module,
-                self._index,
-                self._spi,
-                self._evidence.unrelated,
-                self._deadline,
-                self._evidence.imported,
-            )
-            inner._parameter_flows = self._parameter_flows
-            inner._evidence = self._evidence  # what it learnt of this module's classes holds
-            known = inner._run_parameter(function, param)
+            known = self._inner()._run_parameter(function, param)
             self._parameter_flows[key] = known
         return known
 
@@ -777,6 +767,13 @@ class FlowAnalysis:
             dotted_name(d.decorator) not in _PLAIN_DECORATORS for d in function.decorators
         ):
             return {}
+        known = self._inner()._run_for_returns(function)
+        self._returned_paths[function] = known
+        return known
+
+    def _inner(self) -> FlowAnalysis:
+        """An analysis of one function of this module alone, sharing what this one computed
+        of the module: its parameters' flows, its functions' returns, its classes."""
         inner = FlowAnalysis(
             self._module,
             self._index,
@@ -788,9 +785,7 @@ class FlowAnalysis:
         inner._parameter_flows = self._parameter_flows
         inner._returned_paths = self._returned_paths
         inner._evidence = self._evidence  # what it learnt of this module's classes holds
-        known = inner._run_for_returns(function)
-        self._returned_paths[function] = known
-        return known
+        return inner
 
     def _run_for_returns(self, function: cst.FunctionDef) -> _Returned:
         env = Env()
