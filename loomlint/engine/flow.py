@@ -202,6 +202,9 @@ class Env:
     # llm.stream(...)``, ``total = c`` then ``total += c``. An empty set: ``None``, no answer.
     # Only calls of a method the presets' ``text-only-answers`` name (``_answers_of``).
     answers: dict[str, frozenset[cst.Call]] = field(default_factory=dict[str, frozenset[cst.Call]])
+    # Names bound to ``None`` (``last = None`` before a loop that makes a message): no content
+    # is read below them, so a join keeps what the other side knows below such a name.
+    nones: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
         return Env(
@@ -216,6 +219,7 @@ class Env:
             self.parts_by_setting,
             dict(self.conditions),
             dict(self.answers),
+            self.nones,
         )
 
     def bind(
@@ -229,6 +233,7 @@ class Env:
         if message or name in self.messages:
             self.messages = self.messages | {name} if message else self.messages - {name}
         self.answers.pop(name, None)
+        self.nones = self.nones - {name}
         self.forget_paths_of(name)
 
     def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
@@ -326,6 +331,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         basis = max(a.basis_of(path), b.basis_of(path))
         if basis is not Basis.TESTED:
             bases[path] = basis
+    _join_below_none(a, b, paths, bases)
     empty = frozenset(
         p
         for p in a.empty | b.empty
@@ -355,7 +361,32 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
             if b.conditions.get(alias) == condition
         },
         {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
+        a.nones & b.nones,
     )
+
+
+def _join_below_none(
+    a: Env, b: Env, paths: dict[str, ContentKind], bases: dict[str, Basis]
+) -> None:
+    """A name bound to ``None`` on one side of a join (``new_msg = None``, then ``new_msg =
+    Message("user", f"...")`` in a loop) holds no message there: what the other side knows
+    below it holds after the join, for a read of its content on ``None`` fails anyway."""
+    for none_side, other in ((a, b), (b, a)):
+        if not none_side.nones:
+            continue
+        for path, kind in other.paths.items():
+            root = _ROOT_NAME.match(path)
+            if (
+                path not in paths
+                and root is not None
+                and root.group() in none_side.nones
+                and path != root.group()
+                and path[root.end()] in ".["
+            ):
+                paths[path] = kind
+                basis = other.basis_of(path)
+                if basis is not Basis.TESTED:
+                    bases[path] = basis
 
 
 def _join_vacuous_items(
@@ -406,6 +437,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.parts_by_setting == b.parts_by_setting
         and a.conditions == b.conditions
         and a.answers == b.answers
+        and a.nones == b.nones
     )
 
 
@@ -904,6 +936,8 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 evidence = self._evidence.annotation(node.annotation.annotation)
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
+                if isinstance(node.value, cst.Name) and node.value.value == "None":
+                    env.nones = env.nones | {node.target.value}
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
@@ -1036,10 +1070,41 @@ class FlowAnalysis:
             if _same(merged, entry):
                 break
             entry = merged
+        if not loop.breaks:
+            self._note_items_made(node, [body_env, *loop.continues], entry)
         after: Env | None = entry
         if node.orelse is not None:
             after = self._exec_block(suite_body(node.orelse.body), entry.copy())
         return join_all([after, *loop.breaks])
+
+    def _note_items_made(self, node: cst.For, ends: list[Env | None], after: Env) -> None:
+        """``for m in messages: if isinstance(m.content, list): m.content = m.text``: where
+        every pass of a loop that never breaks ends with the item's content one branch (at
+        the end of its body and at each ``continue``), every item of the list holds that
+        branch after the loop (``messages[*].content``), as if the code had built it so. mypy
+        types no item apart (``Basis.CARRIED``). Not where the body binds the loop's name
+        again: the content narrowed would be another value's."""
+        target, iterated = node.target, node.iter
+        if (
+            isinstance(iterated, cst.Call)
+            and self._index.names.qualified(iterated.func) == "builtins.enumerate"
+            and iterated.args
+            and isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+        ):
+            target, iterated = target.elements[1].value, iterated.args[0].value
+        source = path_key(iterated)
+        reached = [end for end in ends if end is not None]
+        if not isinstance(target, cst.Name) or source is None or not reached:
+            return
+        name = target.value
+        if source == name or _binds(node.body, name):
+            return
+        for suffix in self._field_paths("", keyed=True):
+            kinds = {end.paths.get(name + suffix) for end in reached}
+            kind = kinds.pop() if len(kinds) == 1 else None
+            if kind in (ContentKind.TEXT, ContentKind.PARTS):
+                after.narrow_path(f"{source}[*]{suffix}", kind, Basis.CARRIED)
 
     def _exec_try(self, node: cst.Try | cst.TryStar, env: Env) -> Env | None:
         body_env = self._exec_block(suite_body(node.body), env.copy())
@@ -1111,6 +1176,8 @@ class FlowAnalysis:
             )
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
+            if isinstance(value_node, cst.Name) and value_node.value == "None":
+                env.nones = env.nones | {target.value}
             if value_node is not None:
                 self._bind_built(env, target.value, value_node, value)
                 self._bind_answer(env, target.value, value_node)
@@ -1876,6 +1943,8 @@ class FlowAnalysis:
             left_alone = self._narrow(test.left, env, truth)
             right_after = self._narrow(test.right, self._narrow(test.left, env, not truth), truth)
             return join_envs(left_alone, right_after)
+        if env.nones and _not_none(test, truth) in env.nones:
+            return None  # bound to ``None`` on every path here: the branch is not taken
         narrowed = env.copy()
         for fact in self._facts_of(test, env, truth):
             self._apply(fact, narrowed)
@@ -2675,6 +2744,87 @@ def _is_irrefutable(pattern: cst.MatchPattern) -> bool:
 
 def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
     return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
+
+
+class _NameBinder(cst.CSTVisitor):
+    """Finds a statement that binds a name again in a block (not in a function, a class or
+    a comprehension inside it, which have names of their own)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found = False
+
+    def _bound(self, target: cst.BaseExpression) -> None:
+        self.found = self.found or self.name in _target_names(target)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._bound(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._bound(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._bound(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bound(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._bound(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bound(node.target)
+
+    def visit_Del(self, node: cst.Del) -> None:
+        self._bound(node.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ListComp(self, node: cst.ListComp) -> bool:
+        return False
+
+    def visit_SetComp(self, node: cst.SetComp) -> bool:
+        return False
+
+    def visit_DictComp(self, node: cst.DictComp) -> bool:
+        return False
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
+        return False
+
+
+def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
+    """The name a test taking ``truth`` says is not ``None``: ``x`` true, ``x is not None``
+    true, ``x is None`` false."""
+    if isinstance(test, cst.Name):
+        return test.value if truth else None
+    if (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
+        operator = test.comparisons[0].operator
+        if isinstance(operator, cst.IsNot) and truth:
+            return test.left.value
+        if isinstance(operator, cst.Is) and not truth:
+            return test.left.value
+    return None
+
+
+def _binds(block: cst.BaseSuite, name: str) -> bool:
+    """Whether a statement of ``block`` binds ``name`` again."""
+    binder = _NameBinder(name)
+    block.visit(binder)
+    return binder.found
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:
