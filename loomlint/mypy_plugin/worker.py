@@ -136,8 +136,8 @@ class MetastoreAt:
         for writing and in WAL mode, which makes ``-wal`` and ``-shm`` files beside each
         database; the worker reads after mypy's process has ended, so a script that removes
         the cache then (``rm -rf .mypy_cache``) would race it. Only the shard that holds the
-        snapshot is opened, read-only and as immutable (no lock, no ``-shm``): mypy has
-        closed the store, which checkpoints its WAL into the database."""
+        snapshot is opened, read-only, and as immutable (no lock, no ``-shm``) where no WAL
+        is left beside it: a store closed has moved its WAL into the database."""
         from mypy.build import PLUGIN_SNAPSHOT_FILE
 
         try:
@@ -162,7 +162,10 @@ def _sqlite_mtime(prefix: str, shards: int, name: str) -> float | None:
     path = os.path.join(prefix, database)
     if not os.path.isfile(path):
         return None  # connecting would make it
-    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro&immutable=1"
+    # A store left open (or not closed by its process) keeps its last writes in its WAL:
+    # read through it then. Without one, every write is in the database itself.
+    mode = "ro" if os.path.exists(path + "-wal") else "ro&immutable=1"
+    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
     connection = sqlite3.connect(uri, uri=True)
     try:
         rows = connection.execute("SELECT mtime FROM files2 WHERE path = ?", (name,)).fetchall()

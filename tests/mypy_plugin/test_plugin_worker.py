@@ -175,6 +175,7 @@ def test_the_snapshot_is_read_without_opening_mypys_store_for_writing(
     assert len(opened) == 1
     ((database, uri),) = opened
     assert uri and database.startswith("file:") and database.endswith("?mode=ro&immutable=1")
+    assert not list(prefix.glob("*-wal"))  # mypy closed its store: nothing left in a WAL
     store = SqliteMetadataStore(str(prefix), num_shards=shards)
     try:
         assert read == store.getmtime(PLUGIN_SNAPSHOT_FILE)
