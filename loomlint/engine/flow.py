@@ -1057,6 +1057,7 @@ class FlowAnalysis:
         iterated = self._eval(node.iter, env)
         entry: Env = env
         loop = _Loop()
+        body_env: Env | None = None
         for _ in range(_MAX_LOOP_PASSES):
             loop = _Loop()
             self._loops.append(loop)
@@ -1084,7 +1085,8 @@ class FlowAnalysis:
         branch after the loop (``messages[*].content``), as if the code had built it so. mypy
         types no item apart (``Basis.CARRIED``). Not where the body binds the loop's name
         again: the content narrowed would be another value's."""
-        target, iterated = node.target, node.iter
+        target: cst.BaseExpression = node.target
+        iterated = node.iter
         if (
             isinstance(iterated, cst.Call)
             and self._index.names.qualified(iterated.func) == "builtins.enumerate"
@@ -2754,50 +2756,29 @@ class _NameBinder(cst.CSTVisitor):
         self.name = name
         self.found = False
 
-    def _bound(self, target: cst.BaseExpression) -> None:
-        self.found = self.found or self.name in _target_names(target)
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _OWN_SCOPES):
+            return False
+        target: cst.BaseExpression | None = None
+        if isinstance(node, cst.AsName):
+            target = node.name
+        elif isinstance(node, _BINDING):
+            target = node.target
+        self.found = self.found or (target is not None and self.name in _target_names(target))
+        return not self.found
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._bound(node.target)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._bound(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bound(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bound(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self._bound(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._bound(node.target)
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._bound(node.target)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return False
-
-    def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return False
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return False
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return False
+# What binds names (its ``target``), and what has names of its own (``_NameBinder``).
+_BINDING = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)
+_OWN_SCOPES = (
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.Lambda,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
 
 
 def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
