@@ -25,7 +25,13 @@ from loomlint.catalog.rules import Unrelated
 from loomlint.catalog.spi import SpiModel, imports_any
 from loomlint.engine.imported import ImportedClass, ImportedClasses
 from loomlint.engine.index import ModuleIndex
-from loomlint.engine.syntax import all_params, dotted_name, string_value, suite_body
+from loomlint.engine.syntax import (
+    all_params,
+    dotted_name,
+    is_self_field,
+    string_value,
+    suite_body,
+)
 from loomlint.engine.typefacts import ContentKind
 
 TEXT_TYPES = frozenset({"builtins.str"})
@@ -567,6 +573,12 @@ class Evidence:
                     found.append((prefix + "[*]", item, not module.holds_any_key(element)))
         return found
 
+    def defined_class(self, node: cst.BaseExpression) -> cst.ClassDef | None:
+        """The definition of the class ``node`` names: this module's, or (from its stub) one
+        of the project's other modules'; None for an SPI's message class and the unknown."""
+        found = self._class_named(node)
+        return found[1] if found is not None else None
+
     def _class_named(self, annotation: cst.BaseExpression) -> tuple[Evidence, cst.ClassDef] | None:
         members = [n for n in union_members(annotation) if n != "None"]
         if len(members) != 1:
@@ -779,11 +791,11 @@ def _stored_field_annotation(
     params = {p.name.value: p for p in all_params(method.params)}
     for statement in suite_body(method.body):
         for small in _small_statements(statement):
-            if isinstance(small, cst.AnnAssign) and _is_self_field(small.target, fields):
+            if isinstance(small, cst.AnnAssign) and is_self_field(small.target, fields):
                 return small.annotation.annotation
             if not isinstance(small, cst.Assign) or not isinstance(small.value, cst.Name):
                 continue
-            if any(_is_self_field(t.target, fields) for t in small.targets):
+            if any(is_self_field(t.target, fields) for t in small.targets):
                 param = params.get(small.value.value)
                 if param is not None and param.annotation is not None:
                     return param.annotation.annotation
@@ -808,15 +820,6 @@ def _self_annotations(
             ):
                 found.append((target.attr.value, small.annotation.annotation))
     return found
-
-
-def _is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
-    return (
-        isinstance(target, cst.Attribute)
-        and isinstance(target.value, cst.Name)
-        and target.value.value == "self"
-        and target.attr.value in fields
-    )
 
 
 def _small_statements(

@@ -27,6 +27,7 @@ from loomlint.catalog.rules import Unrelated, load_catalog
 from loomlint.catalog.spi import SpiModel
 from loomlint.engine.budget import Deadline
 from loomlint.engine.callees import local_callee, parameter_for, private_call_sites
+from loomlint.engine.constructors import own_constructor, stores_content_as_given
 from loomlint.engine.evidence import (
     PART_COLLECTION_TYPES,
     TEXT_TYPES,
@@ -201,6 +202,9 @@ class Env:
     # llm.stream(...)``, ``total = c`` then ``total += c``. An empty set: ``None``, no answer.
     # Only calls of a method the presets' ``text-only-answers`` name (``_answers_of``).
     answers: dict[str, frozenset[cst.Call]] = field(default_factory=dict[str, frozenset[cst.Call]])
+    # Names bound to ``None`` (``last = None`` before a loop that makes a message): no content
+    # is read below them, so a join keeps what the other side knows below such a name.
+    nones: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
         return Env(
@@ -215,6 +219,7 @@ class Env:
             self.parts_by_setting,
             dict(self.conditions),
             dict(self.answers),
+            self.nones,
         )
 
     def bind(
@@ -228,6 +233,7 @@ class Env:
         if message or name in self.messages:
             self.messages = self.messages | {name} if message else self.messages - {name}
         self.answers.pop(name, None)
+        self.nones = self.nones - {name}
         self.forget_paths_of(name)
 
     def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
@@ -325,6 +331,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         basis = max(a.basis_of(path), b.basis_of(path))
         if basis is not Basis.TESTED:
             bases[path] = basis
+    _join_below_none(a, b, paths, bases)
     empty = frozenset(
         p
         for p in a.empty | b.empty
@@ -354,7 +361,32 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
             if b.conditions.get(alias) == condition
         },
         {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
+        a.nones & b.nones,
     )
+
+
+def _join_below_none(
+    a: Env, b: Env, paths: dict[str, ContentKind], bases: dict[str, Basis]
+) -> None:
+    """A name bound to ``None`` on one side of a join (``new_msg = None``, then ``new_msg =
+    Message("user", f"...")`` in a loop) holds no message there: what the other side knows
+    below it holds after the join, for a read of its content on ``None`` fails anyway."""
+    for none_side, other in ((a, b), (b, a)):
+        if not none_side.nones:
+            continue
+        for path, kind in other.paths.items():
+            root = _ROOT_NAME.match(path)
+            if (
+                path not in paths
+                and root is not None
+                and root.group() in none_side.nones
+                and path != root.group()
+                and path[root.end()] in ".["
+            ):
+                paths[path] = kind
+                basis = other.basis_of(path)
+                if basis is not Basis.TESTED:
+                    bases[path] = basis
 
 
 def _join_vacuous_items(
@@ -405,6 +437,7 @@ def _same(a: Env | None, b: Env | None) -> bool:
         and a.parts_by_setting == b.parts_by_setting
         and a.conditions == b.conditions
         and a.answers == b.answers
+        and a.nones == b.nones
     )
 
 
@@ -525,6 +558,12 @@ class FlowAnalysis:
         # ``part = content[0]`` tested next (``guards.named_element_test``): the test, and the
         # content whose element it tests.
         self._named_element_tests: dict[cst.BaseExpression, cst.BaseExpression] = {}
+        # What each function of this module hands back below the value it returns
+        # (``returned_below``); shared with the analyses that compute them.
+        self._returned_paths: dict[cst.FunctionDef, _Returned] = {}
+        # In a run of one function for what it returns (``_run_for_returns``): what each of
+        # its ``return`` statements knows below its value. None in every other run.
+        self._returns: list[_Returned] | None = None
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -683,17 +722,7 @@ class FlowAnalysis:
         known = self._parameter_flows.get(key)
         if known is None:
             self._parameter_flows[key] = {}
-            inner = FlowAnalysis(
-                self._module,
-                self._index,
-                self._spi,
-                self._evidence.unrelated,
-                self._deadline,
-                self._evidence.imported,
-            )
-            inner._parameter_flows = self._parameter_flows
-            inner._evidence = self._evidence  # what it learnt of this module's classes holds
-            known = inner._run_parameter(function, param)
+            known = self._inner()._run_parameter(function, param)
             self._parameter_flows[key] = known
         return known
 
@@ -752,6 +781,99 @@ class FlowAnalysis:
                     if kind is not ContentKind.TEXT:
                         returned = join_values(returned, Value(kind, value.origins))
         return returned
+
+    def returned_below(self, function: cst.FunctionDef) -> _Returned:
+        """What ``function`` hands back below the value it returns, by path suffix
+        (``.content``, ``[-1].content``, ``[*]['content']``): the branch of each content field
+        that every ``return`` of a value agrees on, from a run of its body alone. A function
+        that makes a message's content one branch (``m.content = text; return m``, ``return
+        Note(content=[...])``) tells its callers which. ``return None`` and the end of the body
+        give no value to read content of; a generator's returns are not what a call gives,
+        nor, for a decorated function (``@tool``, ``@lru_cache``), are they what its wrapper
+        gives. Computed once per function; a recursive call sees nothing."""
+        known = self._returned_paths.get(function)
+        if known is not None:
+            return known
+        self._returned_paths[function] = {}
+        if _is_generator(function) or any(
+            dotted_name(d.decorator) not in _PLAIN_DECORATORS for d in function.decorators
+        ):
+            return {}
+        known = self._inner()._run_for_returns(function)
+        self._returned_paths[function] = known
+        return known
+
+    def _inner(self) -> FlowAnalysis:
+        """An analysis of one function of this module alone, sharing what this one computed
+        of the module: its parameters' flows, its functions' returns, its classes."""
+        inner = FlowAnalysis(
+            self._module,
+            self._index,
+            self._spi,
+            self._evidence.unrelated,
+            self._deadline,
+            self._evidence.imported,
+        )
+        inner._parameter_flows = self._parameter_flows
+        inner._returned_paths = self._returned_paths
+        inner._evidence = self._evidence  # what it learnt of this module's classes holds
+        return inner
+
+    def _run_for_returns(self, function: cst.FunctionDef) -> _Returned:
+        env = Env()
+        for param in all_params(function.params):
+            self._bind_param(env, param)
+        self._bind_self(env, function)
+        self._function = function
+        self._returns = []
+        self._run_scope(function, env, suite_body(function.body))
+        returns, self._returns = self._returns, None
+        return _agreed(returns)
+
+    def _note_returned(self, node: cst.Return, env: Env) -> None:
+        """What one ``return`` knows below the value it gives, as an assignment of that value
+        to a name would (``_describe_below``)."""
+        assert self._returns is not None
+        value = node.value
+        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+            return
+        scratch = env.copy()
+        scratch.bind(_RETURNED, None)
+        self._describe_below(scratch, _RETURNED, value)
+        self._returns.append(_known_below(scratch, _RETURNED))
+
+    def _returned_by(self, node: cst.BaseExpression) -> _Returned:
+        """What a call (awaited or not) of a function of this module returns below its value
+        (``returned_below``); nothing for any other call."""
+        while isinstance(node, cst.Await):
+            node = node.expression
+        if not isinstance(node, cst.Call):
+            return {}
+        callee = local_callee(self._index, node)
+        return self.returned_below(callee[0]) if callee is not None else {}
+
+    def _call_returns_content(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """``m = normalised(message)`` where that function of this module makes the content it
+        returns one branch: ``m.content`` is that branch, as it was at the function's returns;
+        ``ms = [normalised(m) for m in messages]``, each item's. mypy types the call by its
+        declared return type, the union (``Basis.CARRIED``)."""
+        items = ""
+        if isinstance(value_node, cst.ListComp):
+            value_node, items = value_node.elt, "[*]"
+        for suffix, (kind, basis) in self._returned_by(value_node).items():
+            _carry(env, f"{name}{items}{suffix}", kind, basis)
+
+    def _items_returned(self, iterated: cst.BaseExpression) -> _Returned:
+        """What each item holds below it where a loop iterates what a function of this
+        module returns (``for m in normalised(messages)``) or calls of one collected (``for m
+        in [as_text(t) for t in turns]``)."""
+        if isinstance(iterated, (cst.ListComp, cst.GeneratorExp)):
+            return self._returned_by(iterated.elt)
+        return {
+            suffix[3:]: known
+            for suffix, known in self._returned_by(iterated).items()
+            if suffix.startswith("[*]")
+        }
 
     def _bind_self(self, env: Env, function: cst.FunctionDef) -> None:
         name = self._evidence.self_is_foreign(function)
@@ -814,12 +936,15 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 evidence = self._evidence.annotation(node.annotation.annotation)
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
+                if isinstance(node.value, cst.Name) and node.value.value == "None":
+                    env.nones = env.nones | {node.target.value}
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
                 if node.value is not None:
                     self._bind_built(env, node.target.value, node.value, value)
                     self._bind_answer(env, node.target.value, node.value)
                     self._construction_sets_content(env, node.target.value, node.value)
+                    self._call_returns_content(env, node.target.value, node.value)
             elif node.value is not None:
                 self._assign(node.target, node.value, value, env)
             return env
@@ -845,6 +970,8 @@ class FlowAnalysis:
         if isinstance(node, (cst.Return, cst.Raise)):
             for child in _expression_children(node):
                 self._eval(child, env)
+            if self._returns is not None and isinstance(node, cst.Return):
+                self._note_returned(node, env)
             return None
         if isinstance(node, cst.Assert):
             self._eval(node.test, env)
@@ -930,6 +1057,7 @@ class FlowAnalysis:
         iterated = self._eval(node.iter, env)
         entry: Env = env
         loop = _Loop()
+        body_env: Env | None = None
         for _ in range(_MAX_LOOP_PASSES):
             loop = _Loop()
             self._loops.append(loop)
@@ -943,10 +1071,42 @@ class FlowAnalysis:
             if _same(merged, entry):
                 break
             entry = merged
+        if not loop.breaks:
+            self._note_items_made(node, [body_env, *loop.continues], entry)
         after: Env | None = entry
         if node.orelse is not None:
             after = self._exec_block(suite_body(node.orelse.body), entry.copy())
         return join_all([after, *loop.breaks])
+
+    def _note_items_made(self, node: cst.For, ends: list[Env | None], after: Env) -> None:
+        """``for m in messages: if isinstance(m.content, list): m.content = m.text``: where
+        every pass of a loop that never breaks ends with the item's content one branch (at
+        the end of its body and at each ``continue``), every item of the list holds that
+        branch after the loop (``messages[*].content``), as if the code had built it so. mypy
+        types no item apart (``Basis.CARRIED``). Not where the body binds the loop's name
+        again: the content narrowed would be another value's."""
+        target: cst.BaseExpression = node.target
+        iterated = node.iter
+        if (
+            isinstance(iterated, cst.Call)
+            and self._index.names.qualified(iterated.func) == "builtins.enumerate"
+            and iterated.args
+            and isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+        ):
+            target, iterated = target.elements[1].value, iterated.args[0].value
+        source = path_key(iterated)
+        reached = [end for end in ends if end is not None]
+        if not isinstance(target, cst.Name) or source is None or not reached:
+            return
+        name = target.value
+        if source == name or _binds(node.body, name):
+            return
+        for suffix in self._field_paths("", keyed=True):
+            kinds = {end.paths.get(name + suffix) for end in reached}
+            kind = kinds.pop() if len(kinds) == 1 else None
+            if kind in (ContentKind.TEXT, ContentKind.PARTS):
+                after.narrow_path(f"{source}[*]{suffix}", kind, Basis.CARRIED)
 
     def _exec_try(self, node: cst.Try | cst.TryStar, env: Env) -> Env | None:
         body_env = self._exec_block(suite_body(node.body), env.copy())
@@ -1018,16 +1178,13 @@ class FlowAnalysis:
             )
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
+            if isinstance(value_node, cst.Name) and value_node.value == "None":
+                env.nones = env.nones | {target.value}
             if value_node is not None:
                 self._bind_built(env, target.value, value_node, value)
                 self._bind_answer(env, target.value, value_node)
                 _alias_condition(env, target.value, value_node, value)
-                self._bind_instance(env, target.value, self._evidence.instance_classes(value_node))
-                self._alias_paths(env, target.value, value_node)
-                self._copy_paths(env, target.value, value_node)
-                self._copy_sets_content(env, target.value, value_node)
-                self._construction_sets_content(env, target.value, value_node)
-                self._bind_read_shapes(env, target.value, value_node, element=False)
+                self._describe_below(env, target.value, value_node)
             self._summarise(target.value, value)
             return
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -1055,6 +1212,18 @@ class FlowAnalysis:
         read = self.content_read(target) if value_node is not None else None
         if read is not None and read[1] is not None and value_node is not None:
             self._narrow_assigned(env, read[1], value_node, value)
+
+    def _describe_below(self, env: Env, name: str, value_node: cst.BaseExpression) -> None:
+        """What the value bound to ``name`` says of the content below it: its class, the
+        path it aliases or copies, the content a copy, a construction or a display sets, what
+        the function called returns, a read shape's rest."""
+        self._bind_instance(env, name, self._evidence.instance_classes(value_node))
+        self._alias_paths(env, name, value_node)
+        self._copy_paths(env, name, value_node)
+        self._copy_sets_content(env, name, value_node)
+        self._construction_sets_content(env, name, value_node)
+        self._call_returns_content(env, name, value_node)
+        self._bind_read_shapes(env, name, value_node, element=False)
 
     def _forget_extended_target(self, node: cst.AugAssign, env: Env) -> None:
         """``m.content += "!"`` where ``m.content`` is known text: a string extended is a
@@ -1132,8 +1301,9 @@ class FlowAnalysis:
         content it was given (a display, ``str()``/``list()``, a narrowed value) until the field
         is assigned again. mypy types the field by its declaration, the union
         (``Basis.CARRIED``). Only a class known to store what it is given counts
-        (``_stores_content_given``); content given by position is not followed. A message
-        dict made by a display holds its branch alike (``_display_sets_content``)."""
+        (``_stores_content_given``); content given by position counts where the class's own
+        ``__init__`` names its parameter. A message dict made by a display holds its branch
+        alike (``_display_sets_content``)."""
         if isinstance(value_node, cst.Dict):
             self._display_sets_content(env, name, value_node)
             return
@@ -1142,13 +1312,10 @@ class FlowAnalysis:
         classes = self._evidence.instance_classes(value_node)
         if not classes or not all(self._stores_content_given(c) for c in classes):
             return
-        fields = self._spi.content_fields
-        for arg in value_node.args:
-            if arg.star or arg.keyword is None or arg.keyword.value not in fields:
-                continue
-            kind = self._branch_given(env, arg.value)
+        for field_name, value in self._given_content(value_node):
+            kind = self._branch_given(env, value)
             if kind is not None:
-                env.narrow_path(f"{name}.{arg.keyword.value}", kind, Basis.CARRIED)
+                env.narrow_path(f"{name}.{field_name}", kind, Basis.CARRIED)
 
     def _display_sets_content(self, env: Env, name: str, value_node: cst.Dict) -> None:
         """``m = {"role": "user", "content": f"..."}``: a message dict made here holds the
@@ -1190,9 +1357,12 @@ class FlowAnalysis:
     def _built_kind(self, env: Env, value: cst.BaseExpression) -> ContentKind | None:
         """The branch a value is by how this code built it: its syntax (``_display_kind``),
         or a local bound to such a value (``text = ""`` then ``text += part``; ``blocks = []``
-        then ``blocks.append(...)``: ``_bind_built``)."""
+        then ``blocks.append(...)``: ``_bind_built``), or a sum with such a value (``[part] +
+        blocks``: adding to a list gives a list, or raises)."""
         if isinstance(value, cst.Name):
             return _built_kind_of_name(env, value.value)
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+            return self._built_kind(env, value.left) or self._built_kind(env, value.right)
         return _display_kind(value, self._index)
 
     def _bind_built(
@@ -1263,25 +1433,34 @@ class FlowAnalysis:
 
     def _stores_content_given(self, cls: cst.BaseExpression) -> bool:
         """Whether constructing ``cls`` stores the content it is given, as it is: an SPI's
-        message class, or a class of this module declaring a content-like field with no
-        constructor or validator of its own (a dataclass, a model, a ``TypedDict``). One of
-        another module, or with an ``__init__`` of its own, may store something else."""
+        message class, or a class of the project declaring a content-like field whose
+        constructor, if it has one of its own, hands the content on unchanged, and with no
+        validator (``constructors.stores_content_as_given``)."""
         kind = self._evidence.class_kind(cls)
         if kind is ContentKind.CONTENT:
             return True
-        local = self._index.names.local_class(cls)
-        return (
-            kind is None
-            and local is not None
-            and not any(
-                isinstance(statement, cst.FunctionDef)
-                and (
-                    statement.name.value in _CONSTRUCTING_METHODS
-                    or any("validator" in _decorator_name(d) for d in statement.decorators)
-                )
-                for statement in suite_body(local.body)
-            )
-        )
+        defined = self._evidence.defined_class(cls) if kind is None else None
+        return defined is not None and stores_content_as_given(defined, self._spi.content_fields)
+
+    def _given_content(self, call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
+        """The content fields a construction gives, and their values: by keyword, or by
+        position where the class's own ``__init__`` names the parameter
+        (``Message("user", f"...")``)."""
+        init = self._evidence.defined_class(call.func)
+        constructor = own_constructor(init) if init is not None else None
+        fields = self._spi.content_fields
+        given: list[tuple[str, cst.BaseExpression]] = []
+        for arg in call.args:
+            if arg.star:
+                continue
+            if arg.keyword is not None:
+                name: str | None = arg.keyword.value
+            else:
+                param = parameter_for(constructor, call, arg, 1) if constructor else None
+                name = param.name.value if param is not None else None
+            if name in fields:
+                given.append((name, arg.value))
+        return given
 
     def _set_by_copy(self, node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
         """The content fields a copy sets, and their values: ``m.model_copy(update={"content":
@@ -1621,6 +1800,10 @@ class FlowAnalysis:
             classes_kind = self._evidence.kind_of_classes(self._evidence.instance_classes(receiver))
             if classes_kind is not None:
                 kind, basis, grounded = classes_kind, Basis.EVIDENCE, True
+            # ``as_text(m).content``: what the function of this module returns says.
+            returned = self._returned_by(receiver).get(_read_suffix(node))
+            if returned is not None:
+                kind, basis = returned
         shaped = self._shape_kind(node)
         if shaped is not None:
             grounded = True
@@ -1762,6 +1945,8 @@ class FlowAnalysis:
             left_alone = self._narrow(test.left, env, truth)
             right_after = self._narrow(test.right, self._narrow(test.left, env, not truth), truth)
             return join_envs(left_alone, right_after)
+        if env.nones and _not_none(test, truth) in env.nones:
+            return None  # bound to ``None`` on every path here: the branch is not taken
         narrowed = env.copy()
         for fact in self._facts_of(test, env, truth):
             self._apply(fact, narrowed)
@@ -2039,6 +2224,8 @@ class FlowAnalysis:
         if _names_messages(iterated):
             env.messages = env.messages | {target.value}
         self._bind_read_shapes(env, target.value, iterated, element=True)
+        for suffix, (branch, basis) in self._items_returned(iterated).items():
+            _carry(env, target.value + suffix, branch, basis)
         source = path_key(iterated)
         if source is None:
             return
@@ -2205,18 +2392,6 @@ _TEXT_LITERAL_METHODS = frozenset({"join", "format", "format_map"})
 _PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
 
 
-# Methods by which a class may store something else than the content it is given.
-_CONSTRUCTING_METHODS = frozenset({"__init__", "__post_init__", "__new__", "model_post_init"})
-
-
-def _decorator_name(decorator: cst.Decorator) -> str:
-    """``field_validator`` of ``@field_validator("content")``, ``validator`` of ``@validator``."""
-    node = decorator.decorator
-    if isinstance(node, cst.Call):
-        node = node.func
-    return dotted_name(node) or ""
-
-
 def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind | None:
     """The branch a value is by its syntax: a string or f-string, ``str(...)``; a list or
     tuple display or comprehension, ``list(...)``."""
@@ -2238,6 +2413,94 @@ def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind |
         if qualified in _PARTS_CONSTRUCTORS:
             return ContentKind.PARTS
     return None
+
+
+# What a function hands back below the value it returns (``FlowAnalysis.returned_below``):
+# the branch of each content field by path suffix, and how it is known.
+_Returned = dict[str, tuple[ContentKind, Basis]]
+# The root of the paths below a value returned (a keyword: never a local's name).
+_RETURNED = "return"
+# Decorators whose function, called, gives what its body returns.
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod"})
+
+
+def _known_below(env: Env, root: str) -> _Returned:
+    """The branches ``env`` knows below ``root``, each carried (``Basis.CARRIED``) but what
+    evidence alone says, which stays evidence."""
+    prefixes = (root + ".", root + "[")
+    return {
+        path[len(root) :]: (
+            kind,
+            Basis.EVIDENCE if env.basis_of(path) is Basis.EVIDENCE else Basis.CARRIED,
+        )
+        for path, kind in env.paths.items()
+        if path.startswith(prefixes) and kind in (ContentKind.TEXT, ContentKind.PARTS)
+    }
+
+
+def _agreed(returns: Sequence[_Returned]) -> _Returned:
+    """What every return knows alike: the suffixes all of them know, of one branch (the
+    weaker basis)."""
+    if not returns:
+        return {}
+    agreed = dict(returns[0])
+    for known in returns[1:]:
+        agreed = {
+            suffix: (kind, max(basis, known[suffix][1]))
+            for suffix, (kind, basis) in agreed.items()
+            if suffix in known and known[suffix][0] is kind
+        }
+    return agreed
+
+
+class _YieldFinder(cst.CSTVisitor):
+    """Finds a ``yield`` of a function's own (not of a function or lambda inside it)."""
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+
+def _is_generator(function: cst.FunctionDef) -> bool:
+    finder = _YieldFinder()
+    function.body.visit(finder)
+    return finder.found
+
+
+def _carry(env: Env, path: str, kind: ContentKind, basis: Basis) -> None:
+    """Narrow ``path`` to what a function's returns said of it (``FlowAnalysis._returned_by``):
+    evidence stays evidence (what a class or a read shape says)."""
+    if basis is Basis.EVIDENCE:
+        env.know(path, kind)
+    else:
+        env.narrow_path(path, kind, basis)
+
+
+def _read_suffix(read: cst.BaseExpression) -> str:
+    """The path of a content read below its receiver: ``.content`` of ``f().content`` or of
+    ``getattr(f(), "content")``, ``['content']`` of ``f()["content"]`` or of
+    ``f().get("content")``."""
+    if isinstance(read, cst.Attribute):
+        return f".{read.attr.value}"
+    if isinstance(read, cst.Subscript):
+        return f"[{string_value(single_index(read) or read)!r}]"
+    if isinstance(read, cst.Call) and isinstance(read.func, cst.Attribute):
+        return f"[{string_value(read.args[0].value)!r}]"  # ``.get("content")``
+    if isinstance(read, cst.Call):
+        return f".{string_value(read.args[1].value)}"  # ``getattr(r, "content")``
+    return ""
 
 
 def _is_empty_list(node: cst.BaseExpression) -> bool:
@@ -2483,6 +2746,66 @@ def _is_irrefutable(pattern: cst.MatchPattern) -> bool:
 
 def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
     return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
+
+
+class _NameBinder(cst.CSTVisitor):
+    """Finds a statement that binds a name again in a block (not in a function, a class or
+    a comprehension inside it, which have names of their own)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _OWN_SCOPES):
+            return False
+        target: cst.BaseExpression | None = None
+        if isinstance(node, cst.AsName):
+            target = node.name
+        elif isinstance(node, _BINDING):
+            target = node.target
+        self.found = self.found or (target is not None and self.name in _target_names(target))
+        return not self.found
+
+
+# What binds names (its ``target``), and what has names of its own (``_NameBinder``).
+_BINDING = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)
+_OWN_SCOPES = (
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.Lambda,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+
+
+def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
+    """The name a test taking ``truth`` says is not ``None``: ``x`` true, ``x is not None``
+    true, ``x is None`` false."""
+    if isinstance(test, cst.Name):
+        return test.value if truth else None
+    if (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
+        operator = test.comparisons[0].operator
+        if isinstance(operator, cst.IsNot) and truth:
+            return test.left.value
+        if isinstance(operator, cst.Is) and not truth:
+            return test.left.value
+    return None
+
+
+def _binds(block: cst.BaseSuite, name: str) -> bool:
+    """Whether a statement of ``block`` binds ``name`` again."""
+    binder = _NameBinder(name)
+    block.visit(binder)
+    return binder.found
 
 
 def _target_names(target: cst.BaseExpression) -> list[str]:

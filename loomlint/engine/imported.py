@@ -26,6 +26,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from loomlint.engine.constructors import CONSTRUCTING_METHODS
 from loomlint.engine.index import ModuleIndex, build_index
 from loomlint.files.stamps import FileStamp, stat_files
 
@@ -188,7 +189,8 @@ def _stub_lines(body: list[ast.stmt]) -> list[str]:
 def _class_stub(cls: ast.ClassDef) -> list[str]:
     """``class Note(Base):`` with the fields annotated in its body, stored in a method from
     an annotated parameter (``self.content = content``) or read through a property with a
-    return annotation, as class-level annotations."""
+    return annotation, as class-level annotations; and its constructing methods and
+    validators."""
     bases = [ast.unparse(b) for b in cls.bases]
     bases += [f"{k.arg}={ast.unparse(k.value)}" for k in cls.keywords if k.arg is not None]
     fields: dict[str, str] = {}
@@ -206,6 +208,14 @@ def _class_stub(cls: ast.ClassDef) -> list[str]:
                 fields.setdefault(statement.name, ast.unparse(statement.returns))
     header = f"class {cls.name}({', '.join(bases)}):" if bases else f"class {cls.name}:"
     body = [f"    {name}: {annotation}" for name, annotation in fields.items()]
+    # Its constructing methods and validators as they are: whether constructing the class
+    # stores the content it is given (``constructors.stores_content_as_given``).
+    for statement in cls.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            statement.name in CONSTRUCTING_METHODS
+            or any("validator" in ast.unparse(d) for d in statement.decorator_list)
+        ):
+            body += ["    " + line for line in ast.unparse(statement).split("\n")]
     return [header, *(body or ["    pass"])]
 
 

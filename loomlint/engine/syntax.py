@@ -93,3 +93,13 @@ def all_params(params: cst.Parameters) -> list[cst.Param]:
     if params.star_kwarg is not None:
         result.append(params.star_kwarg)
     return result
+
+
+def is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
+    """``self.content``, for ``content`` one of ``fields``."""
+    return (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+        and target.attr.value in fields
+    )

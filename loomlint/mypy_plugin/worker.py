@@ -130,24 +130,48 @@ class MetastoreAt:
     shards: int
 
     def snapshot_time(self) -> float | None:
-        """When mypy last wrote its plugins' snapshot (None: never)."""
+        """When mypy last wrote its plugins' snapshot (None: never).
+
+        Read without writing anything in mypy's cache: mypy's own store opens every shard
+        for writing and in WAL mode, which makes ``-wal`` and ``-shm`` files beside each
+        database; the worker reads after mypy's process has ended, so a script that removes
+        the cache then (``rm -rf .mypy_cache``) would race it. Only the shard that holds the
+        snapshot is opened, read-only, and as immutable (no lock, no ``-shm``) where no WAL
+        is left beside it: a store closed has moved its WAL into the database."""
         from mypy.build import PLUGIN_SNAPSHOT_FILE
-        from mypy.metastore import SqliteMetadataStore
 
         try:
             if not self.sqlite:
                 return float(os.stat(os.path.join(self.prefix, PLUGIN_SNAPSHOT_FILE)).st_mtime_ns)
-            if not os.path.isdir(self.prefix):
-                return None  # opening the store would make it
-            store = SqliteMetadataStore(self.prefix, num_shards=self.shards)
-            try:
-                return store.getmtime(PLUGIN_SNAPSHOT_FILE)
-            finally:
-                store.close()
-        except (OSError, ValueError, AssertionError):
+            return _sqlite_mtime(self.prefix, self.shards, PLUGIN_SNAPSHOT_FILE)
+        except (OSError, ValueError):
             return None
         except Exception:  # sqlite3's own errors: no record is only a missed shortcut
             return None
+
+
+def _sqlite_mtime(prefix: str, shards: int, name: str) -> float | None:
+    """The ``mtime`` mypy's SQLite store records for ``name`` (as
+    ``SqliteMetadataStore.getmtime``), read from the one shard that holds it."""
+    import sqlite3
+    import urllib.parse
+
+    from mypy.util import hash_path_stem
+
+    database = "cache.db" if shards <= 1 else f"cache.{hash_path_stem(name) % shards}.db"
+    path = os.path.join(prefix, database)
+    if not os.path.isfile(path):
+        return None  # connecting would make it
+    # A store left open (or not closed by its process) keeps its last writes in its WAL:
+    # read through it then. Without one, every write is in the database itself.
+    mode = "ro" if os.path.exists(path + "-wal") else "ro&immutable=1"
+    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
+    connection = sqlite3.connect(uri, uri=True)
+    try:
+        rows = connection.execute("SELECT mtime FROM files2 WHERE path = ?", (name,)).fetchall()
+    finally:
+        connection.close()
+    return float(rows[0][0]) if len(rows) == 1 else None
 
 
 class _Outbox:

@@ -135,3 +135,51 @@ def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_nee
         assert found == [(d.line, d.column, d.code) for d in expected.diagnostics], types
         assert found == findings, types
         started.offer(path, NOTES)
+
+
+def test_the_snapshot_is_read_without_opening_mypys_store_for_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker reads when mypy's process has ended: opening mypy's store as mypy does (every
+    # shard, for writing, in WAL mode) makes files in the cache while a script may be removing
+    # it. The time read is mypy's own store's.
+    import sqlite3
+    import subprocess
+    import sys
+
+    from mypy.build import PLUGIN_SNAPSHOT_FILE
+    from mypy.metastore import SqliteMetadataStore
+    from mypy.options import Options
+
+    (tmp_path / "a.py").write_text("x: int = 1\n", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "mypy", "--sqlite-cache", "--cache-dir", ".mypy_cache", "a.py"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    (prefix,) = (tmp_path / ".mypy_cache").glob("3.*")
+    shards = Options().sqlite_num_shards
+    opened: list[tuple[str, bool]] = []
+    connect = sqlite3.connect
+
+    def recording(database: str, *args: object, **kwargs: object) -> sqlite3.Connection:
+        opened.append((str(database), bool(kwargs.get("uri"))))
+        return connect(database, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite3, "connect", recording)
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", recording)
+    read = worker.MetastoreAt(str(prefix), True, shards).snapshot_time()
+    monkeypatch.undo()
+
+    assert len(opened) == 1
+    ((database, uri),) = opened
+    assert uri and database.startswith("file:") and database.endswith("?mode=ro&immutable=1")
+    assert not list(prefix.glob("*-wal"))  # mypy closed its store: nothing left in a WAL
+    store = SqliteMetadataStore(str(prefix), num_shards=shards)
+    try:
+        assert read == store.getmtime(PLUGIN_SNAPSHOT_FILE)
+    finally:
+        store.close()
+    assert worker.MetastoreAt(str(tmp_path / "absent"), True, shards).snapshot_time() is None
+    assert not (tmp_path / "absent").exists()
