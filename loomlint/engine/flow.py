@@ -49,6 +49,7 @@ from loomlint.engine.syntax import (
     single_index,
     string_value,
     suite_body,
+    text_constants,
 )
 from loomlint.engine.tree import child_nodes, is_expression, names_no_variable
 from loomlint.engine.typefacts import ContentKind
@@ -561,6 +562,8 @@ class FlowAnalysis:
         # What each function of this module hands back below the value it returns
         # (``returned_below``); shared with the analyses that compute them.
         self._returned_paths: dict[cst.FunctionDef, _Returned] = {}
+        # The module's names bound once to a string literal (``_text_constants``).
+        self._constants: frozenset[str] | None = None
         # In a run of one function for what it returns (``_run_for_returns``): what each of
         # its ``return`` statements knows below its value. None in every other run.
         self._returns: list[_Returned] | None = None
@@ -816,6 +819,7 @@ class FlowAnalysis:
         )
         inner._parameter_flows = self._parameter_flows
         inner._returned_paths = self._returned_paths
+        inner._constants = self._constants
         inner._evidence = self._evidence  # what it learnt of this module's classes holds
         return inner
 
@@ -1363,7 +1367,22 @@ class FlowAnalysis:
             return _built_kind_of_name(env, value.value)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
             return self._built_kind(env, value.left) or self._built_kind(env, value.right)
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in _TEXT_LITERAL_METHODS
+            and isinstance(value.func.value, cst.Name)
+            and value.func.value.value in self._text_constants()
+        ):
+            return ContentKind.TEXT  # PROMPT.format(...), where the module's PROMPT = """..."""
         return _display_kind(value, self._index)
+
+    def _text_constants(self) -> frozenset[str]:
+        """The module's names bound once, at its top level, to a string literal, and nowhere
+        else (not in a function, an import, a loop): ``PROMPT = \"\"\"...\"\"\"``."""
+        if self._constants is None:
+            self._constants = text_constants(self._module)
+        return self._constants
 
     def _bind_built(
         self, env: Env, name: str, value_node: cst.BaseExpression, value: Value | None

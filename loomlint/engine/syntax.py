@@ -103,3 +103,82 @@ def is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
         and target.value.value == "self"
         and target.attr.value in fields
     )
+
+
+def text_constants(module: cst.Module) -> frozenset[str]:
+    """The names ``module`` binds once, at its top level, to a string literal (``PROMPT =
+    \"\"\"...\"\"\"``, annotated or not), and binds nowhere else: not again, not in a
+    function, a class, a loop, an import, a ``global`` or a pattern."""
+    candidates: set[str] = set()
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if (
+                isinstance(small, cst.Assign)
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)
+                and is_text_literal(small.value)
+            ):
+                candidates.add(small.targets[0].target.value)
+            elif (
+                isinstance(small, cst.AnnAssign)
+                and isinstance(small.target, cst.Name)
+                and small.value is not None
+                and is_text_literal(small.value)
+            ):
+                candidates.add(small.target.value)
+    if not candidates:
+        return frozenset()
+    counter = _BindingCounter(candidates)
+    module.visit(counter)
+    return frozenset(name for name in candidates if counter.counts.get(name) == 1)
+
+
+class _BindingCounter(cst.CSTVisitor):
+    """Counts the bindings of some names anywhere in a module."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.counts: dict[str, int] = {}
+
+    def _bound(self, *names: str) -> None:
+        for name in names:
+            if name in self.names:
+                self.counts[name] = self.counts.get(name, 0) + 1
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(
+            node,
+            (
+                cst.AssignTarget,
+                cst.AnnAssign,
+                cst.AugAssign,
+                cst.For,
+                cst.CompFor,
+                cst.NamedExpr,
+                cst.Del,
+            ),
+        ):
+            self._bound(*_bound_names(node.target))
+        elif isinstance(node, cst.AsName):
+            self._bound(*_bound_names(node.name))
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+            self._bound(node.name.value)
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            self._bound(*(item.name.value for item in node.names))
+        elif isinstance(node, cst.ImportAlias) and node.asname is None:
+            self._bound((dotted_name(node.name) or "").split(".")[0])
+        elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+            self._bound(node.name.value)
+        elif isinstance(node, cst.MatchMapping) and node.rest is not None:
+            self._bound(node.rest.value)
+        return True
+
+
+def _bound_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _bound_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return []
