@@ -49,6 +49,7 @@ from loomlint.engine.syntax import (
     single_index,
     string_value,
     suite_body,
+    target_names,
     text_constants,
 )
 from loomlint.engine.tree import child_nodes, is_expression, names_no_variable
@@ -839,7 +840,7 @@ class FlowAnalysis:
         to a name would (``_describe_below``)."""
         assert self._returns is not None
         value = node.value
-        if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+        if value is None or _is_none(value):
             return
         scratch = env.copy()
         scratch.bind(_RETURNED, None)
@@ -940,7 +941,7 @@ class FlowAnalysis:
             if isinstance(node.target, cst.Name):
                 evidence = self._evidence.annotation(node.annotation.annotation)
                 env.bind(node.target.value, value, foreign=evidence == "foreign")
-                if isinstance(node.value, cst.Name) and node.value.value == "None":
+                if node.value is not None and _is_none(node.value):
                     env.nones = env.nones | {node.target.value}
                 self._summarise(node.target.value, value)
                 self._narrow_fields_of(env, node.target.value, node.annotation.annotation)
@@ -983,7 +984,7 @@ class FlowAnalysis:
                 self._eval(node.msg, env)
             return self._narrow(node.test, env, True)
         if isinstance(node, cst.Del):
-            for name in _target_names(node.target):
+            for name in target_names(node.target):
                 env.bind(name, None)
             return env
         if isinstance(node, cst.Break):
@@ -1122,7 +1123,7 @@ class FlowAnalysis:
             if handler.type is not None:
                 self._eval(handler.type, start)
             if handler.name is not None:
-                for name in _target_names(handler.name.name):
+                for name in target_names(handler.name.name):
                     start.bind(name, None)
             outcomes.append(self._exec_block(suite_body(handler.body), start))
         if node.orelse is not None:
@@ -1182,7 +1183,7 @@ class FlowAnalysis:
             )
             message = value_node is not None and self._names_message(value_node, env)
             env.bind(target.value, value, foreign=foreign, message=message)
-            if isinstance(value_node, cst.Name) and value_node.value == "None":
+            if value_node is not None and _is_none(value_node):
                 env.nones = env.nones | {target.value}
             if value_node is not None:
                 self._bind_built(env, target.value, value_node, value)
@@ -2783,7 +2784,7 @@ class _NameBinder(cst.CSTVisitor):
             target = node.name
         elif isinstance(node, _BINDING):
             target = node.target
-        self.found = self.found or (target is not None and self.name in _target_names(target))
+        self.found = self.found or (target is not None and self.name in target_names(target))
         return not self.found
 
 
@@ -2800,6 +2801,10 @@ _OWN_SCOPES = (
 )
 
 
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
     """The name a test taking ``truth`` says is not ``None``: ``x`` true, ``x is not None``
     true, ``x is None`` false."""
@@ -2809,8 +2814,7 @@ def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
         isinstance(test, cst.Comparison)
         and isinstance(test.left, cst.Name)
         and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].comparator, cst.Name)
-        and test.comparisons[0].comparator.value == "None"
+        and _is_none(test.comparisons[0].comparator)
     ):
         operator = test.comparisons[0].operator
         if isinstance(operator, cst.IsNot) and truth:
@@ -2825,19 +2829,6 @@ def _binds(block: cst.BaseSuite, name: str) -> bool:
     binder = _NameBinder(name)
     block.visit(binder)
     return binder.found
-
-
-def _target_names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        names: list[str] = []
-        for element in target.elements:
-            names.extend(_target_names(element.value))
-        return names
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return []
 
 
 def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:

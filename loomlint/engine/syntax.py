@@ -158,9 +158,9 @@ class _BindingCounter(cst.CSTVisitor):
                 cst.Del,
             ),
         ):
-            self._bound(*_bound_names(node.target))
+            self._bound(*target_names(node.target))
         elif isinstance(node, cst.AsName):
-            self._bound(*_bound_names(node.name))
+            self._bound(*target_names(node.name))
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
             self._bound(node.name.value)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
@@ -174,11 +174,13 @@ class _BindingCounter(cst.CSTVisitor):
         return True
 
 
-def _bound_names(target: cst.BaseExpression) -> list[str]:
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment's target binds (``a``, ``a, *b``, ``[a, b]``); none for an
+    attribute or an item."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [name for element in target.elements for name in _bound_names(element.value)]
+        return [name for element in target.elements for name in target_names(element.value)]
     if isinstance(target, cst.StarredElement):
-        return _bound_names(target.value)
+        return target_names(target.value)
     return []
