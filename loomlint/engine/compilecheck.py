@@ -135,12 +135,32 @@ def _too_deep(message: str, line: int | None) -> Verdict:
 
 def _deeper_than(tree: ast.AST, limit: int) -> int | None:
     """The line of the first node found deeper than ``limit`` levels, if any (iterative:
-    the tree may be deeper than Python's recursion limit)."""
+    the tree may be deeper than Python's recursion limit).
+
+    An expression on one line is not walked when its text is too short to hold more levels
+    than are left (``_most_levels_below``): most of a file's nodes are in such expressions."""
     stack: list[tuple[ast.AST, int, int]] = [(tree, 1, 1)]
     while stack:
         node, depth, line = stack.pop()
         line = getattr(node, "lineno", line)  # operators and contexts have none
         if depth > limit:
             return line
+        if isinstance(node, ast.expr) and depth + _most_levels_below(node) <= limit:
+            continue
         stack.extend((child, depth + 1, line) for child in ast.iter_child_nodes(node))
     return None
+
+
+def _most_levels_below(node: ast.expr) -> int:
+    """How many levels an expression's subtree can have below it, judged from its text: each
+    level of an expression takes at least one character of its own (an operator, a bracket, a
+    dot, a name), with at most one level between that takes none (a context, ``arguments``, a
+    ``comprehension``), so a one-line expression of n bytes has fewer than 2n + 2 levels
+    below it. An expression over several lines is not judged (its columns say nothing)."""
+    end_line, end_column = node.end_lineno, node.end_col_offset
+    if end_line != node.lineno or end_column is None:
+        return _UNJUDGED
+    return 2 * (end_column - node.col_offset) + 4
+
+
+_UNJUDGED = sys.maxsize // 2

@@ -22,6 +22,7 @@ from loomlint.engine.syntax import (
     string_value,
     suite_body,
 )
+from loomlint.engine.tree import walk
 
 # Methods by which a class may store something else than the content it is given.
 CONSTRUCTING_METHODS = frozenset({"__init__", "__post_init__", "__new__", "model_post_init"})
@@ -71,11 +72,11 @@ def _hands_content_on(init: cst.FunctionDef, fields: frozenset[str]) -> bool:
     stores nothing else in a content field."""
     taken = {p.name.value for p in all_params(init.params)} & fields
     uses = _ContentUses(fields, taken)
-    init.body.visit(uses)
+    walk(init.body, uses.enter, uses.leave)
     return uses.unchanged
 
 
-class _ContentUses(cst.CSTVisitor):
+class _ContentUses:
     """Walks an ``__init__``'s body: every use of a content parameter must hand it on as it
     is, and every assignment to ``self.<field>`` must store that parameter."""
 
@@ -85,7 +86,7 @@ class _ContentUses(cst.CSTVisitor):
         self._stack: list[cst.CSTNode] = []
         self.unchanged = True
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def enter(self, node: cst.CSTNode) -> bool:
         if not self.unchanged:
             return False
         if isinstance(node, cst.Name) and node.value in self._taken:
@@ -95,7 +96,7 @@ class _ContentUses(cst.CSTVisitor):
         self._stack.append(node)
         return True
 
-    def on_leave(self, original_node: cst.CSTNode) -> None:
+    def leave(self, original_node: cst.CSTNode) -> None:
         if self._stack and self._stack[-1] is original_node:
             self._stack.pop()
 

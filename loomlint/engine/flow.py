@@ -52,7 +52,7 @@ from loomlint.engine.syntax import (
     target_names,
     text_constants,
 )
-from loomlint.engine.tree import child_nodes, is_expression, names_no_variable
+from loomlint.engine.tree import child_nodes, is_expression, names_no_variable, walk
 from loomlint.engine.typefacts import ContentKind
 
 OriginHow = Literal["read", "capture", "unpack", "typed"]
@@ -2473,30 +2473,18 @@ def _agreed(returns: Sequence[_Returned]) -> _Returned:
     return agreed
 
 
-class _YieldFinder(cst.CSTVisitor):
-    """Finds a ``yield`` of a function's own (not of a function or lambda inside it)."""
-
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Yield(self, node: cst.Yield) -> bool:
-        self.found = True
-        return False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-
 def _is_generator(function: cst.FunctionDef) -> bool:
-    finder = _YieldFinder()
-    function.body.visit(finder)
-    return finder.found
+    """Whether the function has a ``yield`` of its own (not of a function, a lambda or a class
+    inside it)."""
+    found = False
+
+    def enter(node: cst.CSTNode) -> bool:
+        nonlocal found
+        found = found or isinstance(node, cst.Yield)
+        return not found and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+
+    walk(function.body, enter)
+    return found
 
 
 def _carry(env: Env, path: str, kind: ContentKind, basis: Basis) -> None:
@@ -2768,27 +2756,7 @@ def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
     return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
 
 
-class _NameBinder(cst.CSTVisitor):
-    """Finds a statement that binds a name again in a block (not in a function, a class or
-    a comprehension inside it, which have names of their own)."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.found = False
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, _OWN_SCOPES):
-            return False
-        target: cst.BaseExpression | None = None
-        if isinstance(node, cst.AsName):
-            target = node.name
-        elif isinstance(node, _BINDING):
-            target = node.target
-        self.found = self.found or (target is not None and self.name in target_names(target))
-        return not self.found
-
-
-# What binds names (its ``target``), and what has names of its own (``_NameBinder``).
+# What binds names (its ``target``), and what has names of its own (``_binds``).
 _BINDING = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)
 _OWN_SCOPES = (
     cst.FunctionDef,
@@ -2825,10 +2793,24 @@ def _not_none(test: cst.BaseExpression, truth: bool) -> str | None:
 
 
 def _binds(block: cst.BaseSuite, name: str) -> bool:
-    """Whether a statement of ``block`` binds ``name`` again."""
-    binder = _NameBinder(name)
-    block.visit(binder)
-    return binder.found
+    """Whether a statement of ``block`` binds ``name`` again (not in a function, a class or a
+    comprehension inside it, which have names of their own)."""
+    found = False
+
+    def enter(node: cst.CSTNode) -> bool:
+        nonlocal found
+        if isinstance(node, _OWN_SCOPES):
+            return False
+        target: cst.BaseExpression | None = None
+        if isinstance(node, cst.AsName):
+            target = node.name
+        elif isinstance(node, _BINDING):
+            target = node.target
+        found = found or (target is not None and name in target_names(target))
+        return not found
+
+    walk(block, enter)
+    return found
 
 
 def _imported_names(node: cst.Import | cst.ImportFrom) -> list[str]:

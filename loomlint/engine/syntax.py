@@ -7,6 +7,8 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from loomlint.engine.tree import walk
+
 
 def string_value(node: cst.BaseExpression) -> str | None:
     """The value of a plain string literal (no f-string, no bytes), else None."""
@@ -129,11 +131,11 @@ def text_constants(module: cst.Module) -> frozenset[str]:
     if not candidates:
         return frozenset()
     counter = _BindingCounter(candidates)
-    module.visit(counter)
+    walk(module, counter.enter)
     return frozenset(name for name in candidates if counter.counts.get(name) == 1)
 
 
-class _BindingCounter(cst.CSTVisitor):
+class _BindingCounter:
     """Counts the bindings of some names anywhere in a module."""
 
     def __init__(self, names: set[str]) -> None:
@@ -145,7 +147,7 @@ class _BindingCounter(cst.CSTVisitor):
             if name in self.names:
                 self.counts[name] = self.counts.get(name, 0) + 1
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def enter(self, node: cst.CSTNode) -> bool:
         if isinstance(
             node,
             (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
@@ -105,6 +105,35 @@ def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                     yield item
         elif isinstance(value, cst.CSTNode) and type(value) not in TRIVIA_TYPES:
             yield value
+
+
+def walk(
+    node: cst.CSTNode,
+    enter: Callable[[cst.CSTNode], bool],
+    leave: Callable[[cst.CSTNode], None] | None = None,
+) -> None:
+    """Calls ``enter`` on ``node`` and on each meaningful node below it, a parent before its
+    children and children in field order, going below a node only where ``enter`` returns
+    True, and ``leave`` on each node ``enter`` was called on, once its children are done (as
+    LibCST's ``on_visit`` and ``on_leave``). LibCST's own ``visit`` builds every node it passes
+    again, validation included: this walk only reads, several times cheaper. Iterative, so
+    that no depth of nesting exhausts Python's stack."""
+    if not enter(node):
+        if leave is not None:
+            leave(node)
+        return
+    stack: list[tuple[cst.CSTNode, Iterator[cst.CSTNode]]] = [(node, child_nodes(node))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if leave is not None:
+                leave(parent)
+        elif enter(child):
+            stack.append((child, child_nodes(child)))
+        elif leave is not None:
+            leave(child)
 
 
 def is_expression(node: cst.CSTNode) -> bool:
