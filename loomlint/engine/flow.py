@@ -43,6 +43,7 @@ from loomlint.engine.guards import (
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex
 from loomlint.engine.syntax import (
+    BINDS_ITS_TARGET,
     all_params,
     dotted_name,
     is_text_literal,
@@ -2756,8 +2757,7 @@ def _expression_children(node: cst.CSTNode) -> list[cst.BaseExpression]:
     return [c for c in child_nodes(node) if is_expression(c)]  # type: ignore[misc]
 
 
-# What binds names (its ``target``), and what has names of its own (``_binds``).
-_BINDING = (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)
+# What has names of its own (``_binds``): a comprehension's ``for`` binds only in it.
 _OWN_SCOPES = (
     cst.FunctionDef,
     cst.ClassDef,
@@ -2804,7 +2804,7 @@ def _binds(block: cst.BaseSuite, name: str) -> bool:
         target: cst.BaseExpression | None = None
         if isinstance(node, cst.AsName):
             target = node.name
-        elif isinstance(node, _BINDING):
+        elif isinstance(node, BINDS_ITS_TARGET):
             target = node.target
         found = found or (target is not None and name in target_names(target))
         return not found

@@ -107,6 +107,18 @@ def is_self_field(target: cst.BaseExpression, fields: frozenset[str]) -> bool:
     )
 
 
+# The nodes that bind the names of their ``target`` (``target_names``).
+BINDS_ITS_TARGET = (
+    cst.AssignTarget,
+    cst.AnnAssign,
+    cst.AugAssign,
+    cst.For,
+    cst.CompFor,
+    cst.NamedExpr,
+    cst.Del,
+)
+
+
 def text_constants(module: cst.Module) -> frozenset[str]:
     """The names ``module`` binds once, at its top level, to a string literal (``PROMPT =
     \"\"\"...\"\"\"``, annotated or not), and binds nowhere else: not again, not in a
@@ -148,18 +160,7 @@ class _BindingCounter:
                 self.counts[name] = self.counts.get(name, 0) + 1
 
     def enter(self, node: cst.CSTNode) -> bool:
-        if isinstance(
-            node,
-            (
-                cst.AssignTarget,
-                cst.AnnAssign,
-                cst.AugAssign,
-                cst.For,
-                cst.CompFor,
-                cst.NamedExpr,
-                cst.Del,
-            ),
-        ):
+        if isinstance(node, BINDS_ITS_TARGET):
             self._bound(*target_names(node.target))
         elif isinstance(node, cst.AsName):
             self._bound(*target_names(node.name))
