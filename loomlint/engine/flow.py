@@ -2189,12 +2189,30 @@ class FlowAnalysis:
         part is no string equal to it), so ``c`` is a string there. The search itself is still
         a finding; what the branch does with the text is not reported again. mypy narrows no
         container by a search: the branch stands with types too (``Basis.CARRIED``)."""
-        if string_value(needle) is None:
+        if string_value(needle) is None or self._in_assert(needle):
             return []
         subject = self._key_of(haystack, env)
         if subject is None:
             return []
+        known = (
+            env.paths.get(subject.key)
+            if subject.is_path
+            else getattr(env.names.get(subject.key), "kind", None)
+        )
+        if known not in (None, ContentKind.CONTENT):
+            return []  # what a class or an earlier test says stands (no message, a branch)
         return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT, basis=Basis.CARRIED)]
+
+    def _in_assert(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is in an ``assert``'s test. A list fails ``assert "x" in c`` at
+        once, so what follows is not the branch's alone: its uses are reported as they would be
+        past any line that fails on a list."""
+        parent = self._index.parent(node)
+        while parent is not None and not isinstance(
+            parent, (cst.BaseStatement, cst.BaseSmallStatement)
+        ):
+            parent = self._index.parent(parent)
+        return isinstance(parent, cst.Assert)
 
     def _receiver_isinstance_facts(self, test: cst.Call, truth: bool) -> list[_Narrowing]:
         """``isinstance(p, TextPart)`` true: ``p.content`` is only text there (a type of the
