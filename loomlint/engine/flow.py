@@ -2194,11 +2194,11 @@ class FlowAnalysis:
         subject = self._key_of(haystack, env)
         if subject is None:
             return []
-        known = (
-            env.paths.get(subject.key)
-            if subject.is_path
-            else getattr(env.names.get(subject.key), "kind", None)
-        )
+        if subject.is_path:
+            known = env.paths.get(subject.key)
+        else:
+            value = env.names.get(subject.key)
+            known = value.kind if value is not None else None
         if known not in (None, ContentKind.CONTENT):
             return []  # what a class or an earlier test says stands (no message, a branch)
         return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT, basis=Basis.CARRIED)]
