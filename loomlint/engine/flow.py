@@ -2149,6 +2149,9 @@ class FlowAnalysis:
         target = test.comparisons[0]
         operator = target.operator
         left, right = test.left, target.comparator
+        if isinstance(operator, (cst.In, cst.NotIn)):
+            found = truth if isinstance(operator, cst.In) else not truth
+            return self._search_facts(left, right, env) if found else []
         identity = isinstance(operator, (cst.Is, cst.Equal))
         negated = isinstance(operator, (cst.IsNot, cst.NotEqual))
         if not identity and not negated:
@@ -2178,6 +2181,38 @@ class FlowAnalysis:
                     if subject is not None:
                         return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT)]
         return []
+
+    def _search_facts(
+        self, needle: cst.BaseExpression, haystack: cst.BaseExpression, env: Env
+    ) -> list[_Narrowing]:
+        """``"Call:" in c`` true: ``c`` holds that text, which a list of parts does not (a
+        part is no string equal to it), so ``c`` is a string there. The search itself is still
+        a finding; what the branch does with the text is not reported again. mypy narrows no
+        container by a search: the branch stands with types too (``Basis.CARRIED``)."""
+        if string_value(needle) is None or self._in_assert(needle):
+            return []
+        subject = self._key_of(haystack, env)
+        if subject is None:
+            return []
+        if subject.is_path:
+            known = env.paths.get(subject.key)
+        else:
+            value = env.names.get(subject.key)
+            known = value.kind if value is not None else None
+        if known not in (None, ContentKind.CONTENT):
+            return []  # what a class or an earlier test says stands (no message, a branch)
+        return [_Narrowing(subject.key, subject.is_path, ContentKind.TEXT, basis=Basis.CARRIED)]
+
+    def _in_assert(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is in an ``assert``'s test. A list fails ``assert "x" in c`` at
+        once, so what follows is not the branch's alone: its uses are reported as they would be
+        past any line that fails on a list."""
+        parent = self._index.parent(node)
+        while parent is not None and not isinstance(
+            parent, (cst.BaseStatement, cst.BaseSmallStatement)
+        ):
+            parent = self._index.parent(parent)
+        return isinstance(parent, cst.Assert)
 
     def _receiver_isinstance_facts(self, test: cst.Call, truth: bool) -> list[_Narrowing]:
         """``isinstance(p, TextPart)`` true: ``p.content`` is only text there (a type of the

@@ -19,7 +19,7 @@ import libcst as cst
 from loomlint.catalog.rules import Sink, SinkCatalog
 from loomlint.catalog.spi import SpiModel, imports_any
 from loomlint.engine.callees import local_callee, parameter_for
-from loomlint.engine.evidence import looks_like_content_annotation
+from loomlint.engine.evidence import BRANCH_ATTRIBUTES, looks_like_content_annotation
 from loomlint.engine.guards import (
     ElementGuards,
     LoopVerdict,
@@ -298,6 +298,11 @@ class PositionClassifier:
                 return None
             call = self._index.parent(parent)
             called = isinstance(call, cst.Call) and call.func is parent
+            if parent.attr.value not in BRANCH_ATTRIBUTES:
+                # content.target, content.get(...): neither a string nor a list has it, so the
+                # code knows the value to be something else here (a tool's result object, a
+                # protocol's dict, a stream delta's single block), not message content.
+                return None
             method = f"`.{parent.attr.value}()`" if called else f"`.{parent.attr.value}`"
             if parent.attr.value in _LIST_ONLY_METHODS:
                 return Position("list-only", f"is used as a list by {method}")
@@ -347,7 +352,9 @@ class PositionClassifier:
         if isinstance(parent, cst.StarredDictElement):
             return _use("is unpacked with `**`")
         if isinstance(parent, (cst.For, cst.CompFor)):
-            return _iterated(self._guards.verdict(parent)) if parent.iter is position else None
+            if parent.iter is not position or parent.asynchronous is not None:
+                return None  # `async for`: neither a string nor a list is an async iterable
+            return _iterated(self._guards.verdict(parent))
         if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             if parent.elt is position:
                 return self._comprehension_result(parent, kind)
