@@ -296,13 +296,13 @@ class PositionClassifier:
         if isinstance(parent, cst.Attribute):
             if parent.value is not position:
                 return None
-            call = self._index.parent(parent)
-            called = isinstance(call, cst.Call) and call.func is parent
             if parent.attr.value not in BRANCH_ATTRIBUTES:
                 # content.target, content.get(...): neither a string nor a list has it, so the
                 # code knows the value to be something else here (a tool's result object, a
                 # protocol's dict, a stream delta's single block), not message content.
                 return None
+            call = self._index.parent(parent)
+            called = isinstance(call, cst.Call) and call.func is parent
             method = f"`.{parent.attr.value}()`" if called else f"`.{parent.attr.value}`"
             if parent.attr.value in _LIST_ONLY_METHODS:
                 return Position("list-only", f"is used as a list by {method}")
