@@ -137,6 +137,34 @@ def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_nee
         started.offer(path, NOTES)
 
 
+def test_a_file_whose_reads_rest_on_another_modules_missing_import_gets_the_flow_they_need(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    # The file imports nothing missing, but a module of the build does (``order``'s second
+    # list), and the types of a read can rest on it (a method a missing package's decorator
+    # types ``Any``): the worker follows the prepared flow again with the project's classes
+    # as evidence while it has nothing else to do, or when judging. Either way the answer is
+    # analyze_source's for the same types.
+    (tmp_path / "records.py").write_bytes(RECORDS)
+    path = str(tmp_path / "notes.py")
+    (tmp_path / "notes.py").write_bytes(NOTES)
+    settings = load_settings(tmp_path)
+    started.order([path], [str(tmp_path / "agents.py")])
+    cases = [
+        (FileTypes(unresolved=("langfuse.decorators",)), []),
+        (FileTypes(), [(5, 12, "LML001")]),
+    ]
+    for types, findings in cases:
+        started.offer(path, NOTES)
+        assert started.screen(path, NOTES) is True
+        judged = started.judge(path, NOTES, types, None)
+        expected = analyze_source(path, NOTES, settings, types)
+        assert judged is not None
+        found = [(d.line, d.column, d.code) for d in judged.diagnostics]
+        assert found == [(d.line, d.column, d.code) for d in expected.diagnostics], types
+        assert found == findings, types
+
+
 def test_the_snapshot_is_read_without_opening_mypys_store_for_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
