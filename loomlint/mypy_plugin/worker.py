@@ -5,8 +5,11 @@ its positions need no types, and cost more than judging it does. So the plugin o
 module's bytes here as soon as mypy has parsed the module (``Plugin.get_additional_deps``), and
 the order mypy will check them in once its graph is loaded (``order``). This process screens
 every offered file (``engine.screen_source``) and sends each verdict back unasked, then
-prepares the files that may report (``engine.prepare_analysis``) in mypy's order, so that each
-is ready before mypy has checked it. Once mypy has checked a module, the plugin sends its facts,
+prepares the files that may report (``engine.prepare_analysis``, with their suppression
+comments) in mypy's order, so that each is ready before mypy has checked it; once a judgement
+has shown that a file the graph did not name needed its flow followed again with the project's
+imported classes as evidence, it follows the others' so while it has nothing else to do
+(``_start_following_ahead``). Once mypy has checked a module, the plugin sends its facts,
 and this process judges it (``engine.finish_analysis``) and answers: the one thing mypy's
 process waits for, and only a judgement's worth (a few milliseconds) when the file was
 prepared in time.
@@ -33,6 +36,7 @@ the other thread was preparing.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import pickle
 import select
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
@@ -493,6 +498,13 @@ class _File:
     prepared_imported: PreparedAnalysis | None = None
 
 
+def _may_want_imported_flow(known: _File) -> bool:
+    """A prepared file, without the flow that takes the project's imported classes as
+    evidence, whose flow found content (a read mypy could not type would need that one)."""
+    prepared = known.prepared
+    return prepared is not None and known.prepared_imported is None and bool(prepared.flow)
+
+
 class _Worker:
     def __init__(self, requests: Connection, answers: int) -> None:
         self._requests = requests
@@ -693,26 +705,33 @@ class _Worker:
         settings = self._settings
         assert settings is not None and known.screen is not None
         prepared_imported = None
-        try:
+        with self._done_preparing():
             prepared = prepare_analysis(known.screen, settings, imported=False)
             read_suppressions(prepared)
             if path in self._missing_imports:
                 # Which flow its types need is known only once mypy has checked it: both are
                 # ready then, and mypy waits for neither.
                 prepared_imported = followed_again(prepared, settings, imported=True)
-        finally:
-            with self._lock:
-                self._preparing = None
-                self._lock.notify_all()
         with self._lock:
             if self._files.get(path) is not known:
                 return
             known.prepared = prepared
             known.prepared_imported = prepared_imported
             self._held_bytes += len(known.source)
-            if self._follow_ahead and prepared_imported is None and prepared.flow:
+            if self._follow_ahead and _may_want_imported_flow(known):
                 self._to_follow.add(path)
         freeze_what_is_held()
+
+    @contextlib.contextmanager
+    def _done_preparing(self) -> Generator[None, None, None]:
+        """Around the working thread's preparing of ``_preparing``: a judgement of that file
+        waits until it is done, whichever way it ends."""
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._preparing = None
+                self._lock.notify_all()
 
     def _start_following_ahead(self) -> None:
         """(Under the lock.) A file that imports no missing module needed the flow with the
@@ -723,10 +742,9 @@ class _Worker:
         if self._follow_ahead:
             return
         self._follow_ahead = True
-        for path, known in self._files.items():
-            prepared = known.prepared
-            if prepared is not None and known.prepared_imported is None and prepared.flow:
-                self._to_follow.add(path)
+        self._to_follow.update(
+            p for p, known in self._files.items() if _may_want_imported_flow(known)
+        )
 
     def _follow_imported(self, path: str, known: _File) -> None:
         """Follow a prepared file's flow again with the project's imported classes as
@@ -738,12 +756,8 @@ class _Worker:
         settings = self._settings
         prepared = known.prepared
         assert settings is not None and prepared is not None
-        try:
+        with self._done_preparing():
             prepared_imported = followed_again(prepared, settings, imported=True)
-        finally:
-            with self._lock:
-                self._preparing = None
-                self._lock.notify_all()
         with self._lock:
             if self._files.get(path) is known:
                 known.prepared_imported = prepared_imported
