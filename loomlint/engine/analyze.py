@@ -29,7 +29,12 @@ from loomlint.engine.index import ModuleIndex, assign_keys, build_index
 from loomlint.engine.positions import compute_positions
 from loomlint.engine.prescreen import names_content, tree_names_content
 from loomlint.engine.sinks import Category, FixPlan, Misses, Position, PositionClassifier
-from loomlint.engine.suppress import apply_suppressions, may_hold_suppression, parse_suppressions
+from loomlint.engine.suppress import (
+    Suppression,
+    apply_suppressions,
+    may_hold_suppression,
+    parse_suppressions,
+)
 from loomlint.engine.typefacts import ContentKind, ExprFact, FileTypes, has_typed_content
 from loomlint.engine.typeview import TypeView
 from loomlint.project.config import Settings
@@ -165,6 +170,8 @@ class PreparedAnalysis:
     positions: _LazyPositions | None = None
     problem: _Unanalysable | None = None
     deadline: Deadline = field(default_factory=Deadline)
+    # The file's suppression directives, when read ahead of judging (``read_suppressions``).
+    suppressions: list[Suppression] | None = None
 
 
 def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> PreparedAnalysis:
@@ -189,6 +196,15 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
 
     _within_limits(prepared, parse_and_follow)
     return prepared
+
+
+def read_suppressions(prepared: PreparedAnalysis) -> None:
+    """Read the file's suppression directives now, for a file prepared ahead of its types:
+    judging needs them only if it finds something, but tokenising a long file for its comments
+    can cost more than the rest of its judging, and a judgement is what mypy's process waits
+    for. A file that names no directive is not tokenised."""
+    if prepared.suppressions is None and may_hold_suppression(prepared.screen.source):
+        prepared.suppressions = parse_suppressions(prepared.text)
 
 
 def _within_limits(prepared: PreparedAnalysis, step: Callable[[], None]) -> None:
@@ -241,6 +257,7 @@ def followed_again(
         module=module,
         index=index,
         positions=positions,
+        suppressions=prepared.suppressions,
     )
     clock = _PhaseClock(again.phase_seconds)
     _within_limits(again, lambda: _follow(again, settings, module, index, clock))
@@ -324,12 +341,16 @@ def finish_analysis(
             )
         )
     enabled = [d for d in diagnostics if settings.is_code_enabled(d.code, path)]
+    if prepared.suppressions is not None:
+        suppressions = prepared.suppressions
+    elif may_hold_suppression(source) and (enabled or settings.report_unused_suppressions):
+        # Tokenising for comments is dear: with nothing to suppress, only unused ones matter.
+        suppressions = parse_suppressions(prepared.text)
+    else:
+        suppressions = []
     result.diagnostics = apply_suppressions(
         enabled,
-        # Tokenising for comments is dear: with nothing to suppress, only unused ones matter.
-        parse_suppressions(prepared.text)
-        if may_hold_suppression(source) and (enabled or settings.report_unused_suppressions)
-        else [],
+        suppressions,
         prepared.statement_range,
         report_unused=settings.report_unused_suppressions,
         path=path,

@@ -5,8 +5,11 @@ its positions need no types, and cost more than judging it does. So the plugin o
 module's bytes here as soon as mypy has parsed the module (``Plugin.get_additional_deps``), and
 the order mypy will check them in once its graph is loaded (``order``). This process screens
 every offered file (``engine.screen_source``) and sends each verdict back unasked, then
-prepares the files that may report (``engine.prepare_analysis``) in mypy's order, so that each
-is ready before mypy has checked it. Once mypy has checked a module, the plugin sends its facts,
+prepares the files that may report (``engine.prepare_analysis``, with their suppression
+comments) in mypy's order, so that each is ready before mypy has checked it; once a judgement
+has shown that a file the graph did not name needed its flow followed again with the project's
+imported classes as evidence, it follows the others' so while it has nothing else to do
+(``_start_following_ahead``). Once mypy has checked a module, the plugin sends its facts,
 and this process judges it (``engine.finish_analysis``) and answers: the one thing mypy's
 process waits for, and only a judgement's worth (a few milliseconds) when the file was
 prepared in time.
@@ -33,6 +36,7 @@ the other thread was preparing.
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import pickle
 import select
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, cast
@@ -97,6 +102,8 @@ class _WorkerTimings:
 
     screened: list[float] = field(default_factory=lambda: [0.0, 0.0])
     prepared: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    # Prepared files followed again with imported classes ahead (``_follow_imported``).
+    followed_ahead: list[float] = field(default_factory=lambda: [0.0, 0.0])
     judged: list[float] = field(default_factory=lambda: [0.0, 0.0])
     prepared_when_judged: int = 0
     # Of those, the files whose flow judging followed again, prepared without the project's
@@ -491,6 +498,13 @@ class _File:
     prepared_imported: PreparedAnalysis | None = None
 
 
+def _may_want_imported_flow(known: _File) -> bool:
+    """A prepared file, without the flow that takes the project's imported classes as
+    evidence, whose flow found content (a read mypy could not type would need that one)."""
+    prepared = known.prepared
+    return prepared is not None and known.prepared_imported is None and bool(prepared.flow)
+
+
 class _Worker:
     def __init__(self, requests: Connection, answers: int) -> None:
         self._requests = requests
@@ -502,6 +516,11 @@ class _Worker:
         self._files: dict[str, _File] = {}
         self._to_screen: set[str] = set()
         self._to_prepare: set[str] = set()
+        # Prepared files whose flow may yet be wanted with the project's imported classes as
+        # evidence (``_follow_imported``), once nothing is left to screen or prepare: from the
+        # first judgement that wanted it of a file the guess (``_missing_imports``) left out.
+        self._to_follow: set[str] = set()
+        self._follow_ahead = False
         # The file the working thread is preparing (a judgement of it waits for it).
         self._preparing: str | None = None
         # Whether the answering thread is answering (the working thread waits meanwhile).
@@ -598,7 +617,7 @@ class _Worker:
                 path = known = compiling = None
                 if not bookkeeping:
                     if self._has_files_to_analyse():
-                        waiting = self._to_screen or self._to_prepare
+                        waiting = self._to_screen or self._to_prepare or self._to_follow
                         path = self._first(waiting)
                         waiting.discard(path)
                         known = self._files[path]
@@ -617,9 +636,12 @@ class _Worker:
                 if known.screen is None:
                     self._screen(path, known)
                     spent = self._timings.screened
-                else:
+                elif known.prepared is None:
                     self._prepare(path, known)
                     spent = self._timings.prepared
+                else:
+                    self._follow_imported(path, known)
+                    spent = self._timings.followed_ahead
             else:
                 continue
             spent[0] += 1
@@ -651,9 +673,12 @@ class _Worker:
             self._timings.judged[1] += time.thread_time() - started
 
     def _has_files_to_analyse(self) -> bool:
-        """(Under the lock.) A file to screen, or to prepare while the prepared ones held are
-        under their budget."""
-        return bool(self._to_screen or (self._to_prepare and self._held_bytes < _HELD_BYTES))
+        """(Under the lock.) A file to screen, or to prepare or follow again while the
+        prepared ones held are under their budget."""
+        return bool(
+            self._to_screen
+            or ((self._to_prepare or self._to_follow) and self._held_bytes < _HELD_BYTES)
+        )
 
     def _first(self, paths: set[str]) -> str:
         """The path mypy checks first (then the first offered)."""
@@ -675,27 +700,67 @@ class _Worker:
         self._outbox.put(("screened", known.sequence, screen.may_report))
 
     def _prepare(self, path: str, known: _File) -> None:
-        from loomlint.engine.analyze import followed_again, prepare_analysis
+        from loomlint.engine.analyze import followed_again, prepare_analysis, read_suppressions
 
         settings = self._settings
         assert settings is not None and known.screen is not None
         prepared_imported = None
-        try:
+        with self._done_preparing():
             prepared = prepare_analysis(known.screen, settings, imported=False)
+            read_suppressions(prepared)
             if path in self._missing_imports:
                 # Which flow its types need is known only once mypy has checked it: both are
                 # ready then, and mypy waits for neither.
                 prepared_imported = followed_again(prepared, settings, imported=True)
-        finally:
-            with self._lock:
-                self._preparing = None
-                self._lock.notify_all()
         with self._lock:
             if self._files.get(path) is not known:
                 return
             known.prepared = prepared
             known.prepared_imported = prepared_imported
             self._held_bytes += len(known.source)
+            if self._follow_ahead and _may_want_imported_flow(known):
+                self._to_follow.add(path)
+        freeze_what_is_held()
+
+    @contextlib.contextmanager
+    def _done_preparing(self) -> Generator[None, None, None]:
+        """Around the working thread's preparing of ``_preparing``: a judgement of that file
+        waits until it is done, whichever way it ends."""
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._preparing = None
+                self._lock.notify_all()
+
+    def _start_following_ahead(self) -> None:
+        """(Under the lock.) A file that imports no missing module needed the flow with the
+        project's imported classes: a module it reads from imports one (a class whose methods
+        a missing package's decorator types ``Any``), and so may the files mypy checks next.
+        From now on, each prepared file whose flow found content is followed that way too,
+        while there is nothing else to do (``_follow_imported``)."""
+        if self._follow_ahead:
+            return
+        self._follow_ahead = True
+        self._to_follow.update(
+            p for p, known in self._files.items() if _may_want_imported_flow(known)
+        )
+
+    def _follow_imported(self, path: str, known: _File) -> None:
+        """Follow a prepared file's flow again with the project's imported classes as
+        evidence, ahead of its judgement (``_start_following_ahead``): its facts say whether
+        it needs that flow only once mypy has checked it, and following it then is what mypy's
+        process would wait for."""
+        from loomlint.engine.analyze import followed_again
+
+        settings = self._settings
+        prepared = known.prepared
+        assert settings is not None and prepared is not None
+        with self._done_preparing():
+            prepared_imported = followed_again(prepared, settings, imported=True)
+        with self._lock:
+            if self._files.get(path) is known:
+                known.prepared_imported = prepared_imported
         freeze_what_is_held()
 
     def _forget(self, path: str) -> None:
@@ -703,6 +768,7 @@ class _Worker:
         known = self._files.pop(path, None)
         self._to_screen.discard(path)
         self._to_prepare.discard(path)
+        self._to_follow.discard(path)
         if known is not None and known.prepared is not None:
             self._held_bytes -= len(known.source)
 
@@ -838,6 +904,10 @@ class _Worker:
         prepared = known.prepared
         if known.prepared_imported is not None and imported:
             prepared = known.prepared_imported
+        elif imported and facts is not None and path not in self._missing_imports:
+            with self._lock:
+                self._start_following_ahead()
+                self._lock.notify_all()
         self._timings.prepared_when_judged += prepared is not None
         self._timings.followed_again += prepared is not None and prepared.imported != imported
 
@@ -864,7 +934,9 @@ class _Worker:
             )
         lines.append(
             f"worker: screened {mine.screened[0]:.0f} files in {mine.screened[1]:.2f} s, "
-            f"prepared {mine.prepared[0]:.0f} in {mine.prepared[1]:.2f} s, judged "
+            f"prepared {mine.prepared[0]:.0f} in {mine.prepared[1]:.2f} s, followed "
+            f"{mine.followed_ahead[0]:.0f} again with imported classes in "
+            f"{mine.followed_ahead[1]:.2f} s, judged "
             f"{mine.judged[0]:.0f} in {mine.judged[1]:.2f} s ({mine.prepared_when_judged} "
             f"prepared before they were asked for, {mine.followed_again} of them followed "
             f"again, {mine.asked_while_preparing} asked while another was being prepared), "

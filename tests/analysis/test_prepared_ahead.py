@@ -14,6 +14,7 @@ from loomlint.engine.analyze import (
     analyze_source,
     finish_analysis,
     prepare_analysis,
+    read_suppressions,
     screen_source,
 )
 from loomlint.engine.diagnostics import FileResult
@@ -102,3 +103,61 @@ def test_a_file_prepared_ahead_is_judged_as_analyze_source_judges_it(
     # A result judged with the project's classes stands only while they are unchanged.
     models = str(uses.with_name("models.py"))
     assert ahead.consulted == ((models,) if expected == WITH_CLASSES else ())
+
+
+SUPPRESSED = textwrap.dedent(
+    """\
+    from loomlint.content import LlmMessage
+
+
+    def show(m: LlmMessage) -> str:
+        print(m.content)  # noqa: LML003
+        return str(m.content)  # noqa: LML001
+    """
+)
+
+
+@pytest.mark.parametrize("report_unused", [False, True], ids=["used-only", "report-unused"])
+def test_suppressions_read_ahead_are_the_ones_judging_reads(
+    tmp_path: Path, report_unused: bool
+) -> None:
+    # Read while the file waits for its types (the workers do, off mypy's path): judging
+    # applies them as it applies those it reads itself.
+    path = tmp_path / "show.py"
+    path.write_text(SUPPRESSED)
+    settings = load_settings(
+        tmp_path,
+        overrides=CliOverrides(report_unused_suppressions=report_unused),
+    )
+
+    def judged(ahead: bool) -> FileResult:
+        screen = screen_source(str(path), path.read_bytes(), settings)
+        prepared = prepare_analysis(screen, settings, imported=False)
+        if ahead:
+            read_suppressions(prepared)
+            assert prepared.suppressions is not None
+            assert [(s.line, s.column) for s in prepared.suppressions] == [(5, 23), (6, 28)]
+        return finish_analysis(prepared, settings, None)
+
+    ahead = deep_stack(lambda: judged(True))
+    when_judged = deep_stack(lambda: judged(False))
+    at_once = deep_stack(lambda: analyze_source(str(path), path.read_bytes(), settings))
+    assert _found(ahead) == _found(when_judged) == _found(at_once)
+    # Line 5's directive covers its finding; line 6's names another rule, LML100 if asked.
+    assert _found(ahead) == [(6, 16, "LML003")] + ([(6, 36, "LML100")] if report_unused else [])
+
+
+def test_a_file_naming_no_directive_is_not_tokenised_ahead(tmp_path: Path) -> None:
+    path = tmp_path / "reply.py"
+    path.write_bytes(b"def reply(m):\n    return m.content.strip()\n")
+    settings = load_settings(tmp_path)
+    screen = screen_source(str(path), path.read_bytes(), settings)
+    prepared = deep_stack(lambda: prepare_analysis(screen, settings, imported=False))
+    read_suppressions(prepared)
+    assert prepared.suppressions is None
+    path.write_bytes(path.read_bytes() + b"# noqa\n")
+    screen = screen_source(str(path), path.read_bytes(), settings)
+    prepared = deep_stack(lambda: prepare_analysis(screen, settings, imported=False))
+    read_suppressions(prepared)
+    assert prepared.suppressions is not None
+    assert [(s.line, s.codes) for s in prepared.suppressions] == [(3, None)]

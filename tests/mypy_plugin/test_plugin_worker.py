@@ -12,6 +12,7 @@ from loomlint.engine.analyze import analyze_source
 from loomlint.engine.typefacts import FileTypes
 from loomlint.mypy_plugin import worker
 from loomlint.mypy_plugin.worker import AnalysisWorker
+from loomlint.project.config import Settings
 from loomlint.project.settings import load_settings
 
 SOURCE = b"""\
@@ -108,6 +109,28 @@ def shout(note: Note) -> str:
 """
 
 
+def _notes_project(root: Path) -> tuple[str, Settings]:
+    """``notes.py``'s path, reading a record of ``records.py``, and the project's settings."""
+    (root / "records.py").write_bytes(RECORDS)
+    (root / "notes.py").write_bytes(NOTES)
+    return str(root / "notes.py"), load_settings(root)
+
+
+def _assert_judged_as_analyze_source(
+    started: AnalysisWorker,
+    path: str,
+    settings: Settings,
+    types: FileTypes | None,
+    findings: list[tuple[int, int, str]],
+) -> None:
+    judged = started.judge(path, NOTES, types, None)
+    expected = analyze_source(path, NOTES, settings, types)
+    assert judged is not None
+    found = [(d.line, d.column, d.code) for d in judged.diagnostics]
+    assert found == [(d.line, d.column, d.code) for d in expected.diagnostics], types
+    assert found == findings, types
+
+
 def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_need(
     tmp_path: Path, started: AnalysisWorker
 ) -> None:
@@ -115,10 +138,7 @@ def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_nee
     # unresolved import, or none, the project's classes are evidence (Note.content is text);
     # with types that need none, they are not, and this bare typing reports the read. Each
     # answer is analyze_source's for the same types.
-    (tmp_path / "records.py").write_bytes(RECORDS)
-    path = str(tmp_path / "notes.py")
-    (tmp_path / "notes.py").write_bytes(NOTES)
-    settings = load_settings(tmp_path)
+    path, settings = _notes_project(tmp_path)
     started.order([path], [path])
     started.offer(path, NOTES)
     assert started.screen(path, NOTES) is True
@@ -128,13 +148,28 @@ def test_a_file_importing_a_missing_module_is_judged_with_the_flow_its_types_nee
         (None, []),
     ]
     for types, findings in cases:
-        judged = started.judge(path, NOTES, types, None)
-        expected = analyze_source(path, NOTES, settings, types)
-        assert judged is not None
-        found = [(d.line, d.column, d.code) for d in judged.diagnostics]
-        assert found == [(d.line, d.column, d.code) for d in expected.diagnostics], types
-        assert found == findings, types
+        _assert_judged_as_analyze_source(started, path, settings, types, findings)
         started.offer(path, NOTES)
+
+
+def test_a_file_whose_reads_rest_on_another_modules_missing_import_gets_the_flow_they_need(
+    tmp_path: Path, started: AnalysisWorker
+) -> None:
+    # The file imports nothing missing, but a module of the build does (``order``'s second
+    # list), and the types of a read can rest on it (a method a missing package's decorator
+    # types ``Any``): the worker follows the prepared flow again with the project's classes
+    # as evidence while it has nothing else to do, or when judging. Either way the answer is
+    # analyze_source's for the same types.
+    path, settings = _notes_project(tmp_path)
+    started.order([path], [str(tmp_path / "agents.py")])
+    cases = [
+        (FileTypes(unresolved=("langfuse.decorators",)), []),
+        (FileTypes(), [(5, 12, "LML001")]),
+    ]
+    for types, findings in cases:
+        started.offer(path, NOTES)
+        assert started.screen(path, NOTES) is True
+        _assert_judged_as_analyze_source(started, path, settings, types, findings)
 
 
 def test_the_snapshot_is_read_without_opening_mypys_store_for_writing(
