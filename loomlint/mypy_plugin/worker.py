@@ -705,7 +705,7 @@ class _Worker:
         settings = self._settings
         assert settings is not None and known.screen is not None
         prepared_imported = None
-        with self._done_preparing():
+        with self._failing_preparation():
             prepared = prepare_analysis(known.screen, settings, imported=False)
             read_suppressions(prepared)
             if path in self._missing_imports:
@@ -713,6 +713,7 @@ class _Worker:
                 # ready then, and mypy waits for neither.
                 prepared_imported = followed_again(prepared, settings, imported=True)
         with self._lock:
+            self._end_preparing()
             if self._files.get(path) is not known:
                 return
             known.prepared = prepared
@@ -722,16 +723,24 @@ class _Worker:
                 self._to_follow.add(path)
         freeze_what_is_held()
 
+    def _end_preparing(self) -> None:
+        """(Under the lock.) The working thread is done preparing ``_preparing``: a judgement
+        of that file that waits for it goes on once the lock is let go, so what was prepared
+        is kept under the same hold of the lock, or that judgement would not find it and
+        prepare the file again."""
+        self._preparing = None
+        self._lock.notify_all()
+
     @contextlib.contextmanager
-    def _done_preparing(self) -> Generator[None, None, None]:
-        """Around the working thread's preparing of ``_preparing``: a judgement of that file
-        waits until it is done, whichever way it ends."""
+    def _failing_preparation(self) -> Generator[None, None, None]:
+        """Around a preparation: if it raises, a judgement waiting for it goes on (and
+        prepares the file itself)."""
         try:
             yield
-        finally:
+        except BaseException:
             with self._lock:
-                self._preparing = None
-                self._lock.notify_all()
+                self._end_preparing()
+            raise
 
     def _start_following_ahead(self) -> None:
         """(Under the lock.) A file that imports no missing module needed the flow with the
@@ -756,9 +765,10 @@ class _Worker:
         settings = self._settings
         prepared = known.prepared
         assert settings is not None and prepared is not None
-        with self._done_preparing():
+        with self._failing_preparation():
             prepared_imported = followed_again(prepared, settings, imported=True)
         with self._lock:
+            self._end_preparing()
             if self._files.get(path) is known:
                 known.prepared_imported = prepared_imported
         freeze_what_is_held()
