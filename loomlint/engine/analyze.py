@@ -199,10 +199,12 @@ def prepare_analysis(screen: Screen, settings: Settings, *, imported: bool) -> P
 
 
 def read_suppressions(prepared: PreparedAnalysis) -> None:
-    """Read the file's suppression directives now, for a file prepared ahead of its types:
-    judging needs them only if it finds something, but tokenising a long file for its comments
-    can cost more than the rest of its judging, and a judgement is what mypy's process waits
-    for. A file that names no directive is not tokenised."""
+    """Read the file's suppression directives now, for a file the mypy plugin's worker
+    prepares ahead of its types: judging needs them only if it finds something, but tokenising
+    a long file for its comments can cost more than the rest of its judging, and that
+    judgement is what mypy's process waits for. (``loomlint check``'s pool does not: nothing
+    waits on its judgements but the run's end, and most files never need them.) A file that
+    names no directive is not tokenised."""
     if prepared.suppressions is None and may_hold_suppression(prepared.screen.source):
         prepared.suppressions = parse_suppressions(prepared.text)
 

@@ -408,7 +408,7 @@ def _prepare_in_worker(path: str, source: bytes) -> bool:
     Prepared as for types without unresolved imports; judging follows the flow again if the
     facts have some (``analyze.finish_analysis``). A file that cannot be prepared is left
     for its analysis, which reports why (LML903, LML905)."""
-    from loomlint.engine.analyze import prepare_analysis, read_suppressions, screen_source
+    from loomlint.engine.analyze import prepare_analysis, screen_source
     from loomlint.run.deepstack import deep_stack
 
     global _worker_held_bytes
@@ -421,7 +421,6 @@ def _prepare_in_worker(path: str, source: bytes) -> bool:
         if not screen.may_report:
             return False
         prepared = deep_stack(lambda: prepare_analysis(screen, settings, imported=False))
-        read_suppressions(prepared)
     except Exception:
         return False
     _worker_held[path] = (source, prepared)
