@@ -162,6 +162,11 @@ class Preset:
     # LangChain agent's ``invoke()``): where the receiver's type is unknown, they rest on the
     # preset's data as a declared message type's do.
     content_reads: tuple[tuple[str, ...], ...] = ()
+    # Keys that only this SDK's blocks have (Bedrock Converse's ``toolUse``, ``cachePoint``):
+    # content whose items the code reads by one (``content[0]["toolUse"]``, ``"cachePoint" in
+    # content[-1]``, ``for b in content: b.get("toolResult")``) is this SDK's, a list of blocks
+    # only, where the receiver's class is unknown.
+    parts_only_block_keys: tuple[str, ...] = ()
     # Methods whose answer's content is text only, each ``package.module.Class.method``: the
     # message a receiver of that class (or a subclass) returns, or each it yields, holds a
     # string (ChatOllama's ``invoke`` and ``stream``). Judged with types: mypy names the class.
@@ -457,6 +462,7 @@ _PRESET_KEYS = frozenset(
         "text-only-reads",
         "parts-only-reads",
         "content-reads",
+        "parts-only-block-keys",
         "text-only-answers",
         "text-part",
         "parts-when",
@@ -509,6 +515,13 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         _read_shape(shape, content_fields, f"{where}: key 'content-reads'")
         for shape in _names(data, "content-reads", where)
     )
+    parts_only_block_keys = _names(data, "parts-only-block-keys", where)
+    for key in parts_only_block_keys:
+        if not key.isidentifier():
+            raise CatalogError(
+                f"{where}: key 'parts-only-block-keys' must list the keys of a block "
+                f"(e.g. 'toolUse'), got {key!r}"
+            )
     text_only_answers = _names(data, "text-only-answers", where)
     for method in text_only_answers:
         if method.count(".") < 2 or not all(part.isidentifier() for part in method.split(".")):
@@ -536,6 +549,7 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         text_only_reads=text_only_reads,
         parts_only_reads=parts_only_reads,
         content_reads=content_reads,
+        parts_only_block_keys=parts_only_block_keys,
         text_only_answers=text_only_answers,
         text_part=_text_part(data, where),
         parts_when=_parts_when(data, where),

@@ -203,6 +203,9 @@ class SpiModel:
     parts_only_reads: tuple[tuple[str, ...], ...] = ()
     # And of reads it declares the union itself (``Preset.content_reads``).
     content_reads: tuple[tuple[str, ...], ...] = ()
+    # Keys only one SDK's blocks have, whose content is a list of blocks only
+    # (``Preset.parts_only_block_keys``).
+    parts_only_block_keys: frozenset[str] = frozenset()
     # Methods whose answer's content is text only (``Preset.text_only_answers``), by the full
     # name of a class of the receiver's MRO and the method's name.
     text_only_answers: frozenset[str] = frozenset()
@@ -393,6 +396,7 @@ def build_spi_model(
             dict.fromkeys(shape for p in presets for shape in p.parts_only_reads)
         ),
         content_reads=tuple(dict.fromkeys(shape for p in presets for shape in p.content_reads)),
+        parts_only_block_keys=frozenset(k for p in presets for k in p.parts_only_block_keys),
         text_only_answers=frozenset(m for p in presets for m in p.text_only_answers),
         text_parts=TextParts.merged(p.text_part for p in presets),
         parts_when=tuple(p.parts_when for p in presets if p.parts_when is not None),

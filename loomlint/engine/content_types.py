@@ -337,8 +337,9 @@ def _getter_return_type(typ: Type | None) -> Type | None:
 def accepts_content(formal: Type | None, value: Type | None) -> bool:
     """Whether a declared parameter, field or return type preserves the content union.
 
-    It must accept the value's type (both branches) and say something about it: ``object``,
-    ``Any`` and an unannotated position accept everything and preserve nothing.
+    It must accept each of the value's branches (``takes_each_branch``) and say something
+    about it: ``object``, ``Any`` and an unannotated position accept everything and preserve
+    nothing.
     """
     proper_formal = get_proper_type(formal)
     if proper_formal is None or value is None:
@@ -347,12 +348,46 @@ def accepts_content(formal: Type | None, value: Type | None) -> bool:
         # A generic position hands the value back with its own type (identity, list.append
         # of an un-specialised list): the union survives.
         return True
-    for member in _union_members(proper_formal):
+    formal_members = _union_members(proper_formal)
+    for member in formal_members:
         if isinstance(member, AnyType):
             return False
         if isinstance(member, Instance) and member.type.fullname == "builtins.object":
             return False
-    return formal is not None and is_subtype(value, formal)
+    if formal is not None and is_subtype(value, formal):
+        return True
+    return takes_each_branch(formal_members, value)
+
+
+def takes_each_branch(formal_members: Sequence[ProperType], value: Type) -> bool:
+    """Whether a declared type has a member for each branch of a content value, though it
+    is no supertype of the value: ``str | list[TextBlock]`` receiving ``str | list[str |
+    dict]`` (an SDK's own content union, given another's). The text goes to a member that
+    takes a string, the list to a collection member that takes no string; whether the parts
+    suit that collection's items is a type error mypy reports, not one branch used as the
+    whole. A collection that takes a string too (``Iterable[str]``) gets the text as its
+    characters: no member for the text branch."""
+    members = _union_members(get_proper_type(value))
+    texts = [m for m in members if _is_text(m)]
+    if not texts or len(texts) == len(members):
+        return False
+    text = texts[0]
+    for member in members:
+        if any(is_subtype(member, formal) for formal in formal_members):
+            continue
+        if _is_text(member) or not (
+            isinstance(member, Instance) and member.type.has_base(_ITERABLE)
+        ):
+            return False
+        if not any(
+            isinstance(formal, Instance)
+            and member.type.has_base(formal.type.fullname)
+            and formal.type.has_base(_ITERABLE)
+            and not is_subtype(text, formal)
+            for formal in formal_members
+        ):
+            return False
+    return True
 
 
 def erases_content(formal: Type | None) -> bool:

@@ -552,6 +552,7 @@ class FlowAnalysis:
         self._narrowed: dict[tuple[cst.BaseExpression, bool, int], tuple[Env, Env | None]] = {}
         # (scope, receiver path) of every ``role`` read, found on the first need.
         self._role_receivers: set[tuple[cst.CSTNode, str]] | None = None
+        self._block_keyed: set[tuple[cst.CSTNode, str]] | None = None
         # Where a parameter of a function of this module flows when it is content, by
         # (function, parameter name); shared with the analyses that compute them.
         self._parameter_flows: dict[tuple[cst.FunctionDef, str], dict[cst.BaseExpression, Value]]
@@ -1833,6 +1834,13 @@ class FlowAnalysis:
                 # response's output.message.content: its blocks; an agent's
                 # invoke()["messages"]: messages.
                 kind, basis = shaped, Basis.EVIDENCE
+        if (
+            kind is ContentKind.CONTENT
+            and _is_item_read(node)
+            and self._items_keyed_as_blocks(node, path)
+        ):
+            # m["content"][0]["toolUse"]: a Bedrock Converse message dict's blocks, a list only.
+            kind, basis, grounded = ContentKind.PARTS, Basis.EVIDENCE, True
         if kind is ContentKind.OTHER:
             return None
         if env.parts_by_setting and kind is ContentKind.CONTENT and isinstance(node, cst.Attribute):
@@ -1892,6 +1900,27 @@ class FlowAnalysis:
         if self._role_receivers is None:
             self._role_receivers = _role_receivers(self._index)
         return (self._scope, path) in self._role_receivers
+
+    def _items_keyed_as_blocks(self, read: cst.BaseExpression, path: str | None) -> bool:
+        """Whether the scope reads the items of this content, or of the local it is bound to
+        (``blocks = m["content"]``), by a key only one SDK's blocks have (the presets'
+        ``parts-only-block-keys``): ``content[0]["toolUse"]``, ``"cachePoint" in
+        content[-1]``, ``for b in content: b.get("toolResult")``."""
+        keys = self._spi.parts_only_block_keys
+        if not keys:
+            return False
+        if self._block_keyed is None:
+            self._block_keyed = _block_keyed_contents(self._index, keys)
+        if path is not None and (self._scope, path) in self._block_keyed:
+            return True
+        assign = self._index.parent(read)
+        return (
+            isinstance(assign, cst.Assign)
+            and assign.value is read
+            and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)
+            and (self._scope, assign.targets[0].target.value) in self._block_keyed
+        )
 
     def content_read(
         self, node: cst.BaseExpression
@@ -2774,6 +2803,95 @@ def _role_receivers(index: ModuleIndex) -> set[tuple[cst.CSTNode, str]]:
         if path is not None:
             found.add((_scope_of(index, node), path))
     return found
+
+
+def _block_keyed_contents(index: ModuleIndex, keys: frozenset[str]) -> set[tuple[cst.CSTNode, str]]:
+    """Per scope, the paths of the values whose items are read by one of ``keys``: ``P`` of
+    ``P[0]["toolUse"]``, ``P[-1].get("cachePoint")``, ``"toolResult" in P[i]``, and of a loop
+    over it whose item is read so (``for b in P: b["toolUse"]``)."""
+    found: set[tuple[cst.CSTNode, str]] = set()
+    for node, _family in index.family_nodes:
+        item = _item_read_by_key(index, node, keys)
+        if item is None:
+            continue
+        container = _container_of_item(index, item)
+        path = _read_path(container) if container is not None else None
+        if path is not None:
+            found.add((_scope_of(index, node), path))
+    return found
+
+
+def _item_read_by_key(
+    index: ModuleIndex, node: cst.BaseExpression, keys: frozenset[str]
+) -> cst.BaseExpression | None:
+    """The value ``node`` reads by one of ``keys``: ``X`` of ``X["k"]``, ``X.get("k")``, or
+    of ``"k" in X`` (``node`` being ``X`` there)."""
+    if isinstance(node, cst.Subscript):
+        key = single_index(node)
+        if key is not None and string_value(key) in keys:
+            return node.value
+    elif (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and node.args
+        and node.args[0].keyword is None
+        and string_value(node.args[0].value) in keys
+    ):
+        return node.func.value
+    target = index.parent(node)
+    comparison = index.parent(target) if isinstance(target, cst.ComparisonTarget) else None
+    if (
+        isinstance(target, cst.ComparisonTarget)
+        and isinstance(target.operator, (cst.In, cst.NotIn))
+        and isinstance(comparison, cst.Comparison)
+        and len(comparison.comparisons) == 1
+        and string_value(comparison.left) in keys
+    ):
+        return node
+    return None
+
+
+def _container_of_item(index: ModuleIndex, item: cst.BaseExpression) -> cst.BaseExpression | None:
+    """What ``item`` is an item of: ``P`` of ``P[0]`` (an index that is no string key), or of
+    a loop ``for item in P`` (a statement or a comprehension) that binds the name."""
+    if isinstance(item, cst.Subscript):
+        index_node = single_index(item)
+        if index_node is None or string_value(index_node) is not None:
+            return None
+        return item.value
+    if not isinstance(item, cst.Name):
+        return None
+    node: cst.CSTNode | None = index.parent(item)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+        loops: list[cst.For | cst.CompFor] = []
+        if isinstance(node, cst.For):
+            loops = [node]
+        elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            loop: cst.CompFor | None = node.for_in
+            while loop is not None:
+                loops.append(loop)
+                loop = loop.inner_for_in
+        for found in loops:
+            if isinstance(found.target, cst.Name) and found.target.value == item.value:
+                return found.iter
+        node = index.parent(node)
+    return None
+
+
+def _read_path(node: cst.BaseExpression) -> str | None:
+    """The narrowing path of a value as ``content_read`` names it: ``m.get("content")`` is
+    ``m['content']``."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and node.args
+    ):
+        key = string_value(node.args[0].value)
+        base = path_key(node.func.value)
+        return f"{base}[{key!r}]" if key is not None and base is not None else None
+    return path_key(node)
 
 
 def _scope_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode:
