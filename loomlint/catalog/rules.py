@@ -495,13 +495,9 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
             f"{fix_where}: key 'attribute' must be an attribute name (e.g. 'text'), "
             f"got {fix_attribute!r}"
         )
-    attribute_accessors = _names(data, "attribute-accessors", where)
-    for name in attribute_accessors:
-        if not name.isidentifier():
-            raise CatalogError(
-                f"{where}: key 'attribute-accessors' must list attribute names "
-                f"(e.g. 'text'), got {name!r}"
-            )
+    attribute_accessors = _identifiers(
+        data, "attribute-accessors", "attribute names (e.g. 'text')", where
+    )
     content_fields = _names(data, "content-fields", where)
     text_only_reads = tuple(
         _read_shape(shape, content_fields, f"{where}: key 'text-only-reads'")
@@ -515,13 +511,9 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         _read_shape(shape, content_fields, f"{where}: key 'content-reads'")
         for shape in _names(data, "content-reads", where)
     )
-    parts_only_block_keys = _names(data, "parts-only-block-keys", where)
-    for key in parts_only_block_keys:
-        if not key.isidentifier():
-            raise CatalogError(
-                f"{where}: key 'parts-only-block-keys' must list the keys of a block "
-                f"(e.g. 'toolUse'), got {key!r}"
-            )
+    parts_only_block_keys = _identifiers(
+        data, "parts-only-block-keys", "the keys of a block (e.g. 'toolUse')", where
+    )
     text_only_answers = _names(data, "text-only-answers", where)
     for method in text_only_answers:
         if method.count(".") < 2 or not all(part.isidentifier() for part in method.split(".")):
@@ -554,6 +546,15 @@ def preset_from_mapping(data: Mapping[str, object], *, where: str) -> Preset:
         text_part=_text_part(data, where),
         parts_when=_parts_when(data, where),
     )
+
+
+def _identifiers(data: Mapping[str, object], key: str, what: str, where: str) -> tuple[str, ...]:
+    """A list of names under ``key``, each a Python identifier (an attribute's, a key's)."""
+    names = _names(data, key, where)
+    for name in names:
+        if not name.isidentifier():
+            raise CatalogError(f"{where}: key '{key}' must list {what}, got {name!r}")
+    return names
 
 
 def _parts_when(data: Mapping[str, object], where: str) -> PartsSetting | None:

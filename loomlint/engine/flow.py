@@ -2645,18 +2645,8 @@ def _setting_name(node: cst.BaseExpression) -> str | None:
         return node.value
     if isinstance(node, cst.Attribute):
         return node.attr.value
-    if isinstance(node, cst.Subscript):
-        key = single_index(node)
-        return string_value(key) if key is not None else None
-    if (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "get"
-        and node.args
-        and node.args[0].keyword is None
-    ):
-        return string_value(node.args[0].value)
-    return None
+    read = _key_read(node)
+    return read[1] if read is not None else None
 
 
 def _element_of(value: Value | None) -> Value | None:
@@ -2826,19 +2816,9 @@ def _item_read_by_key(
 ) -> cst.BaseExpression | None:
     """The value ``node`` reads by one of ``keys``: ``X`` of ``X["k"]``, ``X.get("k")``, or
     of ``"k" in X`` (``node`` being ``X`` there)."""
-    if isinstance(node, cst.Subscript):
-        key = single_index(node)
-        if key is not None and string_value(key) in keys:
-            return node.value
-    elif (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "get"
-        and node.args
-        and node.args[0].keyword is None
-        and string_value(node.args[0].value) in keys
-    ):
-        return node.func.value
+    read = _key_read(node)
+    if read is not None and read[1] in keys:
+        return read[0]
     target = index.parent(node)
     comparison = index.parent(target) if isinstance(target, cst.ComparisonTarget) else None
     if (
@@ -2849,6 +2829,24 @@ def _item_read_by_key(
         and string_value(comparison.left) in keys
     ):
         return node
+    return None
+
+
+def _key_read(node: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | None:
+    """The receiver and the string key of ``X["k"]`` or ``X.get("k", ...)``."""
+    if isinstance(node, cst.Subscript):
+        index = single_index(node)
+        key = string_value(index) if index is not None else None
+        return (node.value, key) if key is not None else None
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get"
+        and node.args
+        and node.args[0].keyword is None
+    ):
+        key = string_value(node.args[0].value)
+        return (node.func.value, key) if key is not None else None
     return None
 
 
