@@ -375,10 +375,8 @@ def takes_each_branch(formal_members: Sequence[ProperType], value: Type) -> bool
     for member in members:
         if any(is_subtype(member, formal) for formal in formal_members):
             continue
-        if _is_text(member) or not (
-            isinstance(member, Instance) and member.type.has_base(_ITERABLE)
-        ):
-            return False
+        if not isinstance(member, Instance) or _collection_items(member) is None:
+            return False  # no list branch: text, a mapping, bytes, a tuple type
         if not any(
             isinstance(formal, Instance)
             and member.type.has_base(formal.type.fullname)

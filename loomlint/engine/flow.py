@@ -1952,9 +1952,7 @@ class FlowAnalysis:
                     return None
                 # The same value as ``m["content"]`` where present: one narrowing path for
                 # both, so ``isinstance(m.get("content"), str)`` narrows ``m["content"]``.
-                base = path_key(func.value)
-                path = f"{base}[{string_value(first.value)!r}]" if base is not None else None
-                return func.value, path
+                return func.value, _read_path(node)
             if (
                 isinstance(func, cst.Name)
                 and func.value == "getattr"
@@ -2879,16 +2877,11 @@ def _container_of_item(index: ModuleIndex, item: cst.BaseExpression) -> cst.Base
 
 def _read_path(node: cst.BaseExpression) -> str | None:
     """The narrowing path of a value as ``content_read`` names it: ``m.get("content")`` is
-    ``m['content']``."""
-    if (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "get"
-        and node.args
-    ):
-        key = string_value(node.args[0].value)
-        base = path_key(node.func.value)
-        return f"{base}[{key!r}]" if key is not None and base is not None else None
+    ``m['content']``, one path with ``m["content"]``."""
+    if isinstance(node, cst.Call):
+        read = _key_read(node)
+        base = path_key(read[0]) if read is not None else None
+        return f"{base}[{read[1]!r}]" if read is not None and base is not None else None
     return path_key(node)
 
 

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from loomlint.catalog.rules import CatalogError, load_catalog, preset_from_mapping
-from loomlint.engine.analyze import analyze_source
-from loomlint.project.config import CliOverrides
-from loomlint.project.settings import load_settings
+
+from .conftest import findings_without_types
 
 SOURCE = (
     "def first_block(message, turn):\n"
@@ -26,12 +25,10 @@ SOURCE = (
 
 
 def _findings(tmp_path: Path, *presets: str) -> list[tuple[int, int, str]]:
-    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True, presets=presets))
-    result = analyze_source("app.py", SOURCE.encode(), settings)
-    return [(d.line, d.column, d.code) for d in result.diagnostics]
+    return findings_without_types(tmp_path, SOURCE, *presets)
 
 
-def test_the_bedrock_preset_knows_conversees_block_keys() -> None:
+def test_the_bedrock_preset_knows_converses_block_keys() -> None:
     assert load_catalog().presets["bedrock"].parts_only_block_keys == (
         "toolUse",
         "toolResult",
@@ -65,9 +62,7 @@ def test_a_declared_spi_names_its_own_block_keys(tmp_path: Path) -> None:
         'parts-only-block-keys = ["widget"]\n',
         encoding="utf-8",
     )
-    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True))
-    result = analyze_source("app.py", SOURCE.encode(), settings)
-    assert [(d.line, d.column, d.code) for d in result.diagnostics] == [
+    assert _findings(tmp_path) == [
         (2, 12, "LML001"),
         (7, 12, "LML001"),
     ]

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from loomlint.catalog.rules import load_catalog
-from loomlint.engine.analyze import analyze_source
-from loomlint.project.config import CliOverrides
-from loomlint.project.settings import load_settings
+
+from .conftest import findings_without_types
 
 SOURCE = (
     "from langchain_core.messages import AIMessage\n"
@@ -23,9 +22,7 @@ SOURCE = (
 
 
 def _findings(tmp_path: Path, *presets: str) -> list[tuple[int, int, str]]:
-    settings = load_settings(tmp_path, overrides=CliOverrides(no_types=True, presets=presets))
-    result = analyze_source("app.py", SOURCE.encode(), settings)
-    return [(d.line, d.column, d.code) for d in result.diagnostics]
+    return findings_without_types(tmp_path, SOURCE, *presets)
 
 
 def test_the_presets_say_which_spis_have_dict_messages() -> None:
