@@ -302,11 +302,13 @@ def _analysis_options(command: Callable[..., None]) -> Callable[..., None]:
     "--report-guesses",
     is_flag=True,
     default=None,
-    help="With types, also report the findings that rest on no type and no preset data: reads "
-    "of messages whose module mypy could not find (not installed where loomlint runs) or that "
-    "mypy typed Any (a dict[str, Any], an Any parameter), and reads in functions mypy does not "
-    "check (unannotated, check_untyped_defs off), judged as --no-types would judge them and "
-    "marked as guesses. By default they are only counted, in the run's warnings.",
+    help="Also report the findings that rest on no type and no preset data: reads of messages "
+    "whose module mypy could not find (not installed where loomlint runs) or that mypy typed "
+    "Any (a dict[str, Any], an Any parameter), reads in functions mypy does not check "
+    "(unannotated, check_untyped_defs off), and, without types, every read that no preset's "
+    "data, no declared content type and no class of the project declaring its content grounds; "
+    "judged by syntax and marked as guesses. By default they are only counted, in the run's "
+    "warnings.",
 )
 @click.option(
     "--diff",

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 
 class Guess(enum.Enum):
-    """Why a finding of a typed run rests on no type and no preset data (``engine.guesses``)."""
+    """Why a finding rests on no type and no preset data (``engine.guesses``)."""
 
     # mypy could not find the module of the message's type (its SDK is not installed where
     # loomlint runs, or ships no type information).
@@ -25,6 +25,10 @@ class Guess(enum.Enum):
     # ``ignore_errors = true``: it drops their bodies) or a branch it deems unreachable
     # (``sys.version_info``, ``sys.platform``).
     SKIPPED = "skipped"
+    # The file is checked without types (``--no-types``, ``types = "none"``, or a file mypy
+    # could not check: LML904), and nothing but the read's syntax says it is a message's
+    # content: no preset's data and no declared content type.
+    NO_TYPES = "no types"
 
 
 @dataclass(frozen=True, slots=True)

@@ -537,6 +537,24 @@ class Evidence:
     def is_any_key_class(self, cls: cst.BaseExpression) -> bool:
         return self._index.names.qualified(cls) in _ANY_KEY
 
+    def declares_content(self, annotation: cst.BaseExpression) -> bool:
+        """Whether every class an annotation names is one of the project's whose content
+        field is declared as content (``content: str | list[Part]``): a message type of the
+        project's own, whose reads rest on that declaration as an SPI's message type's rest
+        on the presets' data."""
+        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        if not names:
+            return False
+        for name in names:
+            found = self._class_named(parse_name(name))
+            if found is None:
+                return False
+            module, cls = found
+            declared = module._field_annotation(cls)
+            if declared is None or not module.looks_like_content_annotation(declared):
+                return False
+        return True
+
     def member_kinds(
         self, annotation: cst.BaseExpression
     ) -> tuple[tuple[str, ContentKind, bool], ...]:

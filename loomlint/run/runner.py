@@ -756,6 +756,14 @@ def _are_skipped(count: int) -> str:
     )
 
 
+def _are_untyped(count: int) -> str:
+    where = "is in code" if count == 1 else "are in code"
+    return (
+        f"{where} checked without types, judged by syntax alone, and no preset knows those "
+        "reads nor does a declared type say they are content"
+    )
+
+
 # Why a kind of guess is one, said of the count of its findings, and the remedy.
 _SAID_OF_GUESSES: dict[Guess, tuple[Callable[[int], str], str]] = {
     Guess.TYPED_ANY: (
@@ -774,6 +782,11 @@ _SAID_OF_GUESSES: dict[Guess, tuple[Callable[[int], str], str]] = {
         "`# type: ignore` or `ignore_errors`, under which mypy types nothing, and check a "
         "branch for another Python or platform with mypy's `python_version` or `platform` set "
         "to it, to have them judged by types",
+    ),
+    Guess.NO_TYPES: (
+        _are_untyped,
+        "Check with types (without --no-types, where mypy can check the files) to have them "
+        "judged by types",
     ),
 }
 

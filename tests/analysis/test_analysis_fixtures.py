@@ -32,8 +32,8 @@ SKIPPED = (
 
 @pytest.mark.parametrize(
     ("types", "guesses"),
-    [(True, False), (True, True), (False, False)],
-    ids=["types", "types-with-guesses", "no-types"],
+    [(True, False), (True, True), (False, True)],
+    ids=["types", "types-with-guesses", "no-types-with-guesses"],
 )
 def test_fixture_findings_are_exactly_the_annotated_ones(
     types: bool, guesses: bool, mypy_cache_dir: Path, monkeypatch: pytest.MonkeyPatch
@@ -63,6 +63,8 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
         assert "precision is reduced" not in result.stderr
     else:
         assert "precision is reduced" in result.stderr
+    if not types:
+        return  # its guesses: test_without_types_only_grounded_findings_are_reported
     # A guess says it is one, and why: the findings marked so are exactly the `expect[guess]`
     # ones, those in the file whose functions mypy does not check marked as such.
     marked = sorted(
@@ -92,3 +94,58 @@ def test_fixture_findings_are_exactly_the_annotated_ones(
         f"warning: {len(skipped)} findings in 3 files are in code mypy skips",
     ]
     assert [warning in result.stderr for warning in counted] == [types] * 3, result.stderr
+
+
+def _no_types_run(*extra: str) -> tuple[list[tuple[str, int, int, str, str]], str]:
+    result = CliRunner().invoke(
+        main,
+        [
+            "check",
+            "--no-types",
+            "--format",
+            "json",
+            "--extend-select",
+            "LML004,LML005,LML006",
+            *extra,
+            "fixtures/analysis",
+        ],
+    )
+    assert result.exit_code == 1, result.output + result.stderr
+    findings = sorted(
+        (d["path"], d["line"], d["column"], d["code"], d["message"])
+        for d in json.loads(result.stdout)
+    )
+    return findings, result.stderr
+
+
+def test_without_types_only_grounded_findings_are_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without types a finding that no preset's data and no declared content type grounds is
+    a guess (``Guess.NO_TYPES``): marked as one with --report-guesses, and otherwise left out
+    and counted in a warning. The findings of the fixtures with guesses are exactly their
+    annotations (``test_fixture_findings_are_exactly_the_annotated_ones``); here, which of them
+    are guesses, and that the default run reports exactly the others."""
+    monkeypatch.chdir(REPO)
+    with_guesses, _ = _no_types_run("--report-guesses")
+    default, stderr = _no_types_run()
+    note = GUESS_NOTES[Guess.NO_TYPES]
+    guesses = [f[:4] for f in with_guesses if f[4].endswith(note)]
+    grounded = [f for f in with_guesses if not f[4].endswith(note)]
+    # The fixtures' reads of the `loom` SPI's annotated messages are grounded; their dicts,
+    # `Any` receivers and unannotated messages are not.
+    assert (len(guesses), len(grounded)) == (86, 226)
+    assert default == grounded
+    files = len({g[0] for g in guesses})
+    assert (
+        f"warning: {len(guesses)} findings in {files} files are in code checked without types, "
+        "judged by syntax alone, and no preset knows those reads nor does a declared type say "
+        "they are content: they were not reported"
+    ) in stderr, stderr
+    # No other kind of guess without types.
+    assert not any(
+        f[4].endswith(other)
+        for f in with_guesses
+        for kind, other in GUESS_NOTES.items()
+        if kind is not Guess.NO_TYPES
+    )

@@ -110,7 +110,11 @@ def test_a_file_is_advised_the_fix_of_the_spi_it_imports(
         "langchain",
         "fixtures/presets/langchain/lc_plain_module.py",
     )
-    guess = " (a guess: mypy types this message `Any`, and no preset knows this read)"
+    guess = (
+        " (a guess: mypy types this message `Any`, and no preset knows this read)"
+        if types
+        else " (a guess: checked without types, and no preset knows this read)"
+    )
     assert [(d["line"], d["message"]) for d in plain] == [
         (
             17,
@@ -120,7 +124,7 @@ def test_a_file_is_advised_the_fix_of_the_spi_it_imports(
         (
             21,
             "content of `message` is coerced to str by an f-string; narrow it with "
-            f"isinstance(..., str) first{guess if types else ''}",
+            f"isinstance(..., str) first{guess}",
         ),
     ]
     # A module that imports LangChain keeps LangChain's advice, with and without types.
@@ -139,12 +143,14 @@ def test_litellm_responses_are_openai_shaped(tmp_path: Path) -> None:
         "    return answer + messages[-1]['content'].strip()\n",
         encoding="utf-8",
     )
-    result = _loomlint("--no-types", "client.py", cwd=tmp_path)
-    # The request message's content is the union; the response's message holds text.
+    result = _loomlint("--no-types", "--report-guesses", "client.py", cwd=tmp_path)
+    # The request message's content is the union (a guess: nothing grounds `messages`); the
+    # response's message holds text.
     assert (result.returncode, result.stdout) == (
         1,
         "client.py:7:21: LML001 content of `messages[-1]` is used as one branch by "
-        "`.strip()`, but it may be a list of parts; narrow it with isinstance() first\n"
+        "`.strip()`, but it may be a list of parts; narrow it with isinstance() first (a "
+        "guess: checked without types, and no preset knows this read)\n"
         "Found 1 finding.\n",
     )
     assert "using openai (from the imports of the checked files)" in result.stderr

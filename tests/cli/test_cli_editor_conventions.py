@@ -34,7 +34,11 @@ HELPERS = (
 BUFFER = b"from helpers import get\n\nprint(str(get().content))\n"
 
 
-@pytest.mark.parametrize("types", [(), ("--no-types",)], ids=["mypy", "no-types"])
+# Without types, `get()`'s answer is a message only by its declared return type: a guess
+# (``Guess.NO_TYPES``), asked for here.
+@pytest.mark.parametrize(
+    "types", [(), ("--no-types", "--report-guesses")], ids=["mypy", "no-types"]
+)
 def test_stdin_filename_checks_the_buffer_as_that_file(
     project: Project, types: tuple[str, ...]
 ) -> None:
@@ -203,7 +207,14 @@ def test_stdin_filename_needs_a_name_and_takes_dash_as_the_stdin_path(project: P
     )
     # Ruff's convention: `-` names standard input as the one path.
     code, stdout, _ = check(
-        "--no-types", "--format", "json", "--stdin-filename", "app.py", "-", stdin=BUFFER
+        "--no-types",
+        "--report-guesses",
+        "--format",
+        "json",
+        "--stdin-filename",
+        "app.py",
+        "-",
+        stdin=BUFFER,
     )
     assert (code, findings(stdout)) == (1, [("app.py", 3, 11, "LML003")])
     assert check("--stdin-filename", "app.py", "-", "helpers.py", stdin=BUFFER) == (

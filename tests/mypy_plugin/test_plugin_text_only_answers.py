@@ -106,7 +106,8 @@ def test_a_text_only_answer_is_text_in_check_and_in_mypy(
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
-    for mode, expected in (([], TYPED), (["--no-types"], UNTYPED)):
+    # Without types nothing names the answers' class: their reads are guesses, asked for.
+    for mode, expected in (([], TYPED), (["--no-types", "--report-guesses"], UNTYPED)):
         result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
         assert result.exit_code == 1, result.output + result.stderr
         found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]

@@ -12,7 +12,12 @@ PRESET_FIXTURES = REPO / "fixtures" / "presets"
 
 def findings_without_types(root: Path, source: str, *presets: str) -> list[tuple[int, int, str]]:
     """(line, column, code) of each finding `analyze_source` gives `source` as `app.py` in
-    `root`, without types, with `presets` (none: as `root`'s configuration says)."""
-    settings = load_settings(root, overrides=CliOverrides(no_types=True, presets=presets or None))
+    `root`, without types, with `presets` (none: as `root`'s configuration says). Guesses
+    included: without types, a read no preset's data grounds is one (``Guess.NO_TYPES``), and
+    these tests are about how the presets' data judges such reads."""
+    settings = load_settings(
+        root,
+        overrides=CliOverrides(no_types=True, presets=presets or None, report_guesses=True),
+    )
     result = analyze_source("app.py", source.encode(), settings)
     return [(d.line, d.column, d.code) for d in result.diagnostics]

@@ -98,11 +98,33 @@ def test_asked_for_the_guesses_are_reported_and_marked(project: Path, runtime: P
     assert (configured.returncode, configured.stdout) == (1, result.stdout)
 
 
-def test_without_types_every_read_is_judged_by_syntax(project: Path, runtime: Path) -> None:
+NO_TYPES_WARNING = (
+    "warning: 2 findings in 1 file are in code checked without types, judged by syntax alone, "
+    "and no preset knows those reads nor does a declared type say they are content: {how}. "
+    "Check with types (without --no-types, where mypy can check the files) to have them judged "
+    "by types\n"
+)
+
+
+def test_without_types_the_presets_data_grounds_the_same_reads(
+    project: Path, runtime: Path
+) -> None:
+    """Without types, the reads the presets' data knows are reported as with types, and the
+    others are guesses of another kind (``Guess.NO_TYPES``): the same findings, marked so."""
     result = _check(project, runtime, "-q", "--no-types")
-    expected = (TYPED + GUESSES).replace(GUESS, "")
-    assert (result.returncode, result.stderr) == (1, "")
-    assert sorted(_text_lines(result.stdout)) == sorted(_text_lines(expected))
+    assert (result.returncode, result.stdout) == (1, TYPED)
+    assert result.stderr == NO_TYPES_WARNING.format(
+        how="they were not reported (--report-guesses, or `report-guesses = true`, reports them)"
+    )
+    guessed = _check(project, runtime, "-q", "--no-types", "--report-guesses")
+    expected = (TYPED + GUESSES).replace(
+        GUESS, " (a guess: checked without types, and no preset knows this read)"
+    )
+    assert (guessed.returncode, guessed.stderr) == (
+        1,
+        NO_TYPES_WARNING.format(how="they are reported as guesses"),
+    )
+    assert sorted(_text_lines(guessed.stdout)) == sorted(_text_lines(expected))
 
 
 _LOOMLINT_ERROR = re.compile(r"^(\w+\.py):(\d+):(\d+): error: (.*)  \[loom-[\w-]+\]$")

@@ -96,10 +96,26 @@ def test_the_cli_counts_each_kind_of_guess_and_reports_the_grounded_read(
         GUESS + UNCHECKED_GUESS + GROUNDED,
         ANY_REPORTED + UNCHECKED_REPORTED,
     )
+    # Without types the same read is grounded, and the other two are guesses of their own
+    # kind (``Guess.NO_TYPES``).
     without_types = loomlint(project, runtime, "check", "--no-daemon", "-q", "--no-types")
-    assert (without_types.returncode, without_types.stdout) == (
+    assert (without_types.returncode, without_types.stdout) == (1, GROUNDED)
+    assert "warning: 2 findings in 1 file are in code checked without types" in (
+        without_types.stderr
+    )
+    no_types_note = " (a guess: checked without types, and no preset knows this read)"
+    guessed_without_types = loomlint(
+        project, runtime, "check", "--no-daemon", "-q", "--no-types", "--report-guesses"
+    )
+    assert (guessed_without_types.returncode, guessed_without_types.stdout) == (
         1,
-        USE.format(line=7) + "\n" + USE.format(line=11) + "\n" + GROUNDED,
+        USE.format(line=7)
+        + no_types_note
+        + "\n"
+        + USE.format(line=11)
+        + no_types_note
+        + "\n"
+        + GROUNDED,
     )
 
 
