@@ -50,6 +50,8 @@ PART_COLLECTION_TYPES = frozenset(
         "collections.abc.Collection",
     }
 )
+# What a field that holds content and nothing else is a union of (``None`` aside).
+_TEXT_OR_LIST = PART_COLLECTION_TYPES | {"builtins.str"}
 # What a string or a list supports: any other attribute of a content value is no content's.
 BRANCH_ATTRIBUTES = frozenset(dir(str)) | frozenset(dir(list))
 _CAST = frozenset({"typing.cast", "typing_extensions.cast"})
@@ -539,9 +541,9 @@ class Evidence:
 
     def declares_content(self, annotation: cst.BaseExpression) -> bool:
         """Whether every class an annotation names is one of the project's whose content
-        field is declared as content (``content: str | list[Part]``): a message type of the
-        project's own, whose reads rest on that declaration as an SPI's message type's rest
-        on the presets' data."""
+        field is declared as content and nothing else (``content: str | list[Part]``,
+        ``_is_only_content``): a message type of the project's own, whose reads rest on that
+        declaration as an SPI's message type's rest on the presets' data."""
         names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
         if not names:
             return False
@@ -551,9 +553,24 @@ class Evidence:
                 return False
             module, cls = found
             declared = module._field_annotation(cls)
-            if declared is None or not module.looks_like_content_annotation(declared):
+            if declared is None or not module._is_only_content(declared):
                 return False
         return True
+
+    def _is_only_content(self, annotation: cst.BaseExpression) -> bool:
+        """Whether an annotation declares content and nothing else: a content alias, or a union
+        of ``str`` and lists (``None`` aside). A field that may also hold a mapping, a model
+        or ``Any`` (``Union[str, dict, list, BaseModel]``, a run's output) holds payloads of
+        every kind, not a message's content."""
+        if not self.looks_like_content_annotation(annotation):
+            return False
+        names = set(annotation_names(annotation))
+        if any(
+            self._index.names.qualified(parse_name(n)) in self._spi.content_types for n in names
+        ):
+            return True
+        members = [n for n in union_members(annotation) if n != "None"]
+        return all(self._index.names.qualified(parse_name(n)) in _TEXT_OR_LIST for n in members)
 
     def member_kinds(
         self, annotation: cst.BaseExpression

@@ -39,9 +39,10 @@ read of a file checked without types:
   ``Any`` is, and a finding that nothing grounds is ``Guess.NO_TYPES``
   (``untyped_guess_of``). Grounded there means the presets' data (an SPI's message class, one
   of their read shapes), a class of the project whose content field is declared as content
-  (``content: str | list[Part]``, ``Evidence.declares_content``), or a value declared as
-  content. On the corpus's tuning half (``benchmarks/corpus``) the findings without types were
-  true 219 times in a sample of 635 (34.5%); those that rest on something, 58 in 71 (81.7%).
+  and nothing else (``content: str | list[Part]``, ``Evidence.declares_content``), or a
+  value declared as content. On the corpus's tuning half (``benchmarks/corpus``) the findings
+  without types were true 219 times in a sample of 635 (34.5%); those that rest on
+  something, 58 in 71 (81.7%).
 
 A read grounded in the presets' data stays reported in an unchecked function too. A finding on
 a node whose line mypy's parser and LibCST's see differently (``Footing.UNKNOWN``) is no guess.

@@ -104,3 +104,26 @@ def test_a_project_class_whose_content_is_declared_otherwise_grounds_nothing(
     assert code == 1
     assert "`history[0]`" not in stdout and "`turn`" not in stdout
     assert "app.py:16:15: LML003" in stdout
+
+
+def test_a_project_class_whose_content_may_hold_other_payloads_grounds_nothing(
+    project: Path,
+) -> None:
+    """``content: str | dict | list`` (a run's output of any kind) is no message's content
+    alone: its reads are guesses."""
+    (project / "app.py").write_text(
+        SOURCE.replace(
+            "content: str | list[TextPart]", "content: str | dict[str, str] | list[TextPart]"
+        ),
+        encoding="utf-8",
+    )
+    code, stdout, _ = _check()
+    assert code == 1
+    assert stdout.splitlines() == [
+        "app.py:16:15: LML003 [*] content of `m` is coerced to str by an f-string; use "
+        "text_of(...)",
+        "Found 1 finding (1 fixable with `loomlint fix`).",
+    ]
+    guessed = _check("--report-guesses")[1]
+    assert "app.py:15:13: LML001 content of `history[0]`" in guessed
+    assert "app.py:16:41: LML003 [*] content of `turn`" in guessed
