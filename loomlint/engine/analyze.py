@@ -23,7 +23,7 @@ from loomlint.engine.checks import ALL_RULES, ContentFinding
 from loomlint.engine.compilecheck import Verdict, judge, over_size, python_version
 from loomlint.engine.diagnostics import Diagnostic, Edit, FileResult, Fix, Guess, Span
 from loomlint.engine.flow import Basis, FlowAnalysis, Origin, Value
-from loomlint.engine.guesses import GUESS_NOTES, guess_of, untyped_guess_of
+from loomlint.engine.guesses import GUESS_NOTES, guess_of
 from loomlint.engine.imported import ImportedClasses
 from loomlint.engine.index import ModuleIndex, assign_keys, build_index
 from loomlint.engine.positions import compute_positions
@@ -525,9 +525,7 @@ def _check(
 
 
 def _guess(node: cst.BaseExpression, value: Value, view: TypeView) -> Guess | None:
-    """Why a finding is a guess (``engine.guesses``), if it is one."""
-    if not view.available:
-        return untyped_guess_of(value.origins)
+    """Why a finding is a guess (``engine.guesses.guess_of``), if it is one."""
     return guess_of(
         view.footing(node),
         (

@@ -525,7 +525,7 @@ class Evidence:
         """What the classes an annotation names say its content field holds (``Note | None``)."""
         if annotation in self._annotation_kinds:
             return self._annotation_kinds[annotation]
-        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        names = _class_names(annotation)
         kind = self.kind_of_classes([parse_name(n) for n in names]) if names else None
         self._annotation_kinds[annotation] = kind
         return kind
@@ -539,12 +539,21 @@ class Evidence:
     def is_any_key_class(self, cls: cst.BaseExpression) -> bool:
         return self._index.names.qualified(cls) in _ANY_KEY
 
+    def grounding_kind(self, annotation: cst.BaseExpression) -> ContentKind | None:
+        """What the classes an annotation names say its content field holds
+        (``annotation_kind``), or CONTENT for a message class of the project's own
+        (``declares_content``): a path whose kind is known so rests on that declaration."""
+        kind = self.annotation_kind(annotation)
+        if kind is None and self.declares_content(annotation):
+            return ContentKind.CONTENT
+        return kind
+
     def declares_content(self, annotation: cst.BaseExpression) -> bool:
         """Whether every class an annotation names is one of the project's whose content
         field is declared as content and nothing else (``content: str | list[Part]``,
         ``_is_only_content``): a message type of the project's own, whose reads rest on that
         declaration as an SPI's message type's rest on the presets' data."""
-        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        names = _class_names(annotation)
         if not names:
             return False
         for name in names:
@@ -579,7 +588,9 @@ class Evidence:
         kind there, and whether that kind holds for the ``"content"`` key too (no class there
         may hold any key, ``holds_any_key``): ``list[Note]`` -> ``[*]``; a class of the project
         (``state: State``, a ``TypedDict`` or a model) -> each field whose class is known,
-        ``['notes'][*]`` and ``.notes[*]`` for ``notes: list[Note]``."""
+        ``['notes'][*]`` and ``.notes[*]`` for ``notes: list[Note]``. A sequence's items are
+        known by ``grounding_kind``: ``list[Message]`` of a message class of the project's own
+        too."""
         known = self._member_kinds.get(annotation)
         if known is None:
             known = self._member_kinds[annotation] = tuple(self._found_member_kinds(annotation))
@@ -590,7 +601,7 @@ class Evidence:
     ) -> list[tuple[str, ContentKind, bool]]:
         found: list[tuple[str, ContentKind, bool]] = []
         element = self.element_annotation(annotation)
-        kind = self.annotation_kind(element) if element is not None else None
+        kind = self.grounding_kind(element) if element is not None else None
         if kind is not None and element is not None:
             found.append(("[*]", kind, not self.holds_any_key(element)))
         owner = self._class_named(annotation)
@@ -664,7 +675,7 @@ class Evidence:
 
     def annotation(self, annotation: cst.BaseExpression) -> Literal["content", "foreign"] | None:
         """What an annotation says without a type checker: content, not a message, or unknown."""
-        names = [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
+        names = _class_names(annotation)
         if not names:
             return None
         qualified = [(n, self._index.names.qualified(parse_name(n))) for n in names]
@@ -699,6 +710,11 @@ class Evidence:
 
     def looks_like_content_annotation(self, annotation: cst.BaseExpression) -> bool:
         return looks_like_content_annotation(annotation, self._index, self._spi)
+
+
+def _class_names(annotation: cst.BaseExpression) -> list[str]:
+    """The dotted names an annotation names, but ``None`` and the union forms."""
+    return [n for n in annotation_names(annotation) if n not in ("None", "Optional", "Union")]
 
 
 def looks_like_content_annotation(

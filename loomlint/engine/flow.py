@@ -2265,23 +2265,11 @@ class FlowAnalysis:
 
     def _narrow_fields_of(self, env: Env, name: str, annotation: cst.BaseExpression) -> None:
         """``response: Message``: what the annotated class says ``response.content`` holds."""
-        kind = self._evidence.annotation_kind(annotation)
-        if kind is None and self._evidence.declares_content(annotation):
-            kind = ContentKind.CONTENT  # a message class of the project's own
+        kind = self._evidence.grounding_kind(annotation)
         if kind is not None:
             keyed = not self._evidence.holds_any_key(annotation)
             for path in self._field_paths(name, keyed=keyed):
                 env.know(path, kind)
-        element = self._evidence.element_annotation(annotation)
-        if (
-            element is not None
-            and self._evidence.annotation_kind(element) is None
-            and self._evidence.declares_content(element)
-        ):
-            # ``messages: list[Message]``, a message class of the project's own.
-            keyed = not self._evidence.holds_any_key(element)
-            for path in self._field_paths(f"{name}[*]", keyed=keyed):
-                env.know(path, ContentKind.CONTENT)
         # ``notes: list[Note]``: what the items' class says, under ``notes[*]``; for a class
         # of the project (``state: State``), what its fields' classes say.
         for suffix, member_kind, keyed in self._evidence.member_kinds(annotation):

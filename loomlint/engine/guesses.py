@@ -36,13 +36,13 @@ read of a file checked without types:
 
 - the file is checked without types (``--no-types``, ``types = "none"``, or a file mypy could
   not check, LML904): every read is judged by its syntax, as a read of a message mypy types
-  ``Any`` is, and a finding that nothing grounds is ``Guess.NO_TYPES``
-  (``untyped_guess_of``). Grounded there means the presets' data (an SPI's message class, one
-  of their read shapes), a class of the project whose content field is declared as content
-  and nothing else (``content: str | list[Part]``, ``Evidence.declares_content``), or a
-  value declared as content. On the corpus's tuning half (``benchmarks/corpus``) the findings
-  without types were true 219 times in a sample of 635 (34.5%); those that rest on
-  something, 58 in 71 (81.7%).
+  ``Any`` is, and a finding that nothing grounds is ``Guess.NO_TYPES`` (every node's
+  footing is ``Footing.NO_TYPES`` there). Grounded there means the presets' data (an SPI's
+  message class, one of their read shapes), a class of the project whose content field is
+  declared as content and nothing else (``content: str | list[Part]``,
+  ``Evidence.declares_content``), or a value declared as content. On the corpus's tuning
+  half (``benchmarks/corpus``) the findings without types were true 219 times in a sample of
+  635 (34.5%); those that rest on something, 58 in 71 (81.7%).
 
 A read grounded in the presets' data stays reported in an unchecked function too. A finding on
 a node whose line mypy's parser and LibCST's see differently (``Footing.UNKNOWN``) is no guess.
@@ -72,18 +72,27 @@ _GUESS_OF_FOOTING = {
     Footing.TYPED_ANY: Guess.TYPED_ANY,
     Footing.UNCHECKED: Guess.UNCHECKED,
     Footing.SKIPPED: Guess.SKIPPED,
+    Footing.NO_TYPES: Guess.NO_TYPES,
 }
 
 # Which guess a value read in more than one way counts as: the first whose remedy applies, for
 # after it the others' reads may be typed (an installed SDK types a read mypy typed `Any` for
 # want of it; a checked function may type what its reads took).
-_FIRST_REMEDY = (Guess.MISSING_MODULE, Guess.SKIPPED, Guess.UNCHECKED, Guess.TYPED_ANY)
+_FIRST_REMEDY = (
+    Guess.MISSING_MODULE,
+    Guess.SKIPPED,
+    Guess.UNCHECKED,
+    Guess.TYPED_ANY,
+    Guess.NO_TYPES,
+)
 
 
 def guess_of(finding: Footing, origins: Iterable[tuple[Origin, Footing]]) -> Guess | None:
-    """Why a typed run's finding is a guess, or None when it rests on a type or preset data.
+    """Why a finding is a guess, or None when it rests on a type or preset data.
 
-    ``finding`` is what mypy's types say of the flagged value; ``origins`` pairs each of the
+    Without types every footing is ``Footing.NO_TYPES``: a finding rests only on an origin
+    grounded in the presets' data or declared as content. ``finding`` is what mypy's types say
+    of the flagged value; ``origins`` pairs each of the
     value's origins with what they say of the read (for a ``case`` capture, of the flagged
     value). A value mypy gives a type of its own (a ``str | list[...]`` annotation, a
     TypedDict's field) rests on it; so does one with an origin that is typed, grounded in the
@@ -101,21 +110,3 @@ def guess_of(finding: Footing, origins: Iterable[tuple[Origin, Footing]]) -> Gue
             return None
         found.add(guess)
     return next((guess for guess in _FIRST_REMEDY if guess in found), None)
-
-
-def untyped_guess_of(origins: Iterable[Origin]) -> Guess | None:
-    """Why a finding of a file checked without types is a guess, or None when it rests on the
-    presets' data or a declared content type.
-
-    Without types every read is judged by its syntax alone, as a typed run judges a read of a
-    message mypy types ``Any``: a finding rests on something only where an origin is grounded
-    in the presets' data (the receiver's class is an SPI's, ``m: AIMessage``, or the read has
-    one of their shapes, ``response.choices[0].message.content``) or is a value declared as
-    content (a parameter annotated ``str | list[Part]``). The rest are ``Guess.NO_TYPES``.
-    """
-    found = False
-    for origin in origins:
-        if origin.grounded or origin.how == "typed":
-            return None
-        found = True
-    return Guess.NO_TYPES if found else None

@@ -33,7 +33,7 @@ class ContentKind(enum.Enum):
 
 
 class Footing(enum.Enum):
-    """What mypy's types say of one expression of a typed run (``TypeView.footing``)."""
+    """What mypy's types say of one expression (``TypeView.footing``)."""
 
     TYPED = "typed"  # mypy checked it and gives it a type other than ``Any``
     # mypy checked it and types it ``Any``: declared so, an unannotated parameter of an
@@ -47,7 +47,10 @@ class Footing(enum.Enum):
     # In code mypy skips: a file whose first line is ``# type: ignore``, a function of a module
     # whose errors mypy ignores, an unreachable branch.
     SKIPPED = "skipped"
-    # Nothing known: no types, or mypy's parser and LibCST's disagree on the nodes of its line.
+    # The file is checked without types (``--no-types``, or a file mypy could not check).
+    NO_TYPES = "no types"
+    # Nothing known: mypy's parser and LibCST's disagree on the nodes of its line, or the node
+    # is no expression.
     UNKNOWN = "unknown"
 
 

@@ -71,7 +71,9 @@ class TypeView:
     def footing(self, node: cst.CSTNode) -> Footing:
         """What mypy's types say of ``node``, for telling a finding that rests on a type from
         a guess (``engine.guesses``)."""
-        if self._types is None or not isinstance(node, cst.BaseExpression):
+        if self._types is None:
+            return Footing.NO_TYPES
+        if not isinstance(node, cst.BaseExpression):
             return Footing.UNKNOWN
         key = self._index.keys.get(node)
         if key is None:

@@ -156,8 +156,10 @@ def test_footing_of_a_field_read_typed_any_is_its_receivers_declared_field() -> 
 def test_footing_in_a_function_mypy_did_not_check_or_without_types() -> None:
     view, nodes = _view(_types(unchecked=((1, 3),), any_reads=frozenset({(2, "index", 0)})))
     assert view.footing(nodes[2, 'turn["content"]']) is Footing.UNCHECKED
+    # Without types every node's footing says so: a finding nothing grounds is then a guess of
+    # its own kind (``Guess.NO_TYPES``, decided by ``guess_of`` as the typed run's are).
     untyped, nodes = _view(None)
-    assert untyped.footing(nodes[2, 'turn["content"]']) is Footing.UNKNOWN
+    assert untyped.footing(nodes[2, 'turn["content"]']) is Footing.NO_TYPES
 
 
 def test_footing_in_code_mypy_skips() -> None:
