@@ -473,10 +473,7 @@ def _known_below_argument(env: Env, source: str) -> _Below:
         path[len(source) :]: (kind, env.basis_of(path))
         for path, kind in env.paths.items()
         if path.startswith(prefixes)
-        and (
-            env.basis_of(path) is Basis.EVIDENCE
-            or kind in (ContentKind.TEXT, ContentKind.PARTS)
-        )
+        and (env.basis_of(path) is Basis.EVIDENCE or kind in (ContentKind.TEXT, ContentKind.PARTS))
     }
 
 
