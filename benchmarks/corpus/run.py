@@ -1130,7 +1130,7 @@ def main() -> int:
             json.dumps([f.__dict__ for f in everything], indent=1), encoding="utf-8"
         )
     if args.compare:
-        compare(args.compare, everything, judgements, set(table), unlisted)
+        compare(args.compare, everything, judgements, set(table), unlisted, modes)
     if args.unjudged_tsv:
         write_rows(args.unjudged_tsv, JUDGEMENTS, unjudged_rows)
     if args.misses_tsv:
@@ -1173,12 +1173,14 @@ def compare(
     judgements: dict[Key, Judgement],
     codebases: set[str],
     unlisted: set[str],
+    measured: tuple[str, ...],
 ) -> None:
     before = [Finding(**raw) for raw in json.loads(saved.read_text(encoding="utf-8"))]
     # Only what both runs measured: a codebase or mode the saved run did not have is no change.
+    # This run's modes are the ones it ran, whether or not they found anything.
     saved_codebases = {f.codebase for f in before}
     compared = codebases & saved_codebases
-    modes = {g.mode for g in now} & {f.mode for f in before}
+    modes = set(measured) & {f.mode for f in before}
     old = {(f.mode, f.key): f for f in before if f.codebase in compared and f.mode in modes}
     new = {(f.mode, f.key): f for f in now if f.codebase in compared and f.mode in modes}
     print(f"\nchanged since {saved}:")

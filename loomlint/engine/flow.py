@@ -459,30 +459,35 @@ class _Narrowing:
     basis: Basis = Basis.TESTED
 
 
-# What syntax's evidence says below one argument at one call site, by path suffix
-# (``['content']`` below ``choice['delta']``): the branch.
-_Below = dict[str, ContentKind]
+# What is known below one argument at one call site, by path suffix (``['content']`` below
+# ``choice['delta']``): the branch, and how it is known.
+_Below = dict[str, tuple[ContentKind, Basis]]
 
 
-def _evidence_below(env: Env, source: str) -> _Below:
-    """The evidence ``env`` holds below the path ``source`` (a response shape's text)."""
+def _known_below_argument(env: Env, source: str) -> _Below:
+    """What ``env`` knows below the path ``source``: a response shape's text (evidence), or
+    a branch a test narrowed or a copy carried (``message.content`` inside ``if
+    isinstance(message.content, list):``)."""
     prefixes = (source + ".", source + "[")
     return {
-        path[len(source) :]: kind
+        path[len(source) :]: (kind, env.basis_of(path))
         for path, kind in env.paths.items()
-        if path.startswith(prefixes) and env.basis_of(path) is Basis.EVIDENCE
+        if path.startswith(prefixes)
+        and (env.basis_of(path) is Basis.EVIDENCE or kind in (ContentKind.TEXT, ContentKind.PARTS))
     }
 
 
 @dataclass(slots=True)
 class _CallSites:
-    """A private function's call sites (``callees.private_call_sites``), and the evidence
-    each held below the arguments it passed, by parameter: what holds at every one holds at
-    the body's entry (``_convert_delta(choice["delta"])``: the parameter's ``content`` is a
-    stream delta's text). Only evidence is carried: a module cannot know every caller of its
-    private functions (another package may import one), so a narrowing by a test at the call
-    sites is no proof of what the body receives; evidence is a likelihood either way, and
-    mypy's declared types still supersede it."""
+    """A private function's call sites (``callees.private_call_sites``), and what each knew
+    below the arguments it passed, by parameter: what holds at every one holds at the body's
+    entry. ``_convert_delta(choice["delta"])``: the parameter's ``content`` is a stream
+    delta's text (evidence, which mypy's declared types still supersede). ``_copy(message)``
+    called only inside ``if isinstance(message.content, list):``: the parameter's content is
+    a list there (carried, as a copy carries a narrowing: mypy does not relate a call site to
+    the body, and the branch stands with types). A private name is the module's own: the
+    module calls it only where it has made sure of what it passes, and code elsewhere that
+    imports it takes that contract with it."""
 
     calls: frozenset[cst.Call]
     seen: set[cst.Call] = field(default_factory=set[cst.Call])
@@ -495,9 +500,10 @@ class _CallSites:
             return
         self.known = {
             name: {
-                suffix: kind
-                for suffix, kind in below.items()
-                if by_parameter.get(name, {}).get(suffix) is kind
+                suffix: (kind, max(basis, other[1]))
+                for suffix, (kind, basis) in below.items()
+                if (other := by_parameter.get(name, {}).get(suffix)) is not None
+                and other[0] is kind
             }
             for name, below in self.known.items()
         }
@@ -507,8 +513,11 @@ class _CallSites:
             return  # a call site the flow never reached: nothing is known of it
         for param in all_params(function.params):
             name = param.name.value
-            for suffix, kind in self.known.get(name, {}).items():
-                env.know(name + suffix, kind)
+            for suffix, (kind, basis) in self.known.get(name, {}).items():
+                if basis is Basis.EVIDENCE:
+                    env.know(name + suffix, kind)
+                else:
+                    env.narrow_path(name + suffix, kind, Basis.CARRIED)
 
 
 @dataclass(slots=True)
@@ -752,7 +761,7 @@ class FlowAnalysis:
         }
 
     def _note_call_site(self, call: cst.Call, env: Env) -> None:
-        """At a call of a private function, the evidence below each argument passed."""
+        """At a call of a private function, what is known below each argument passed."""
         callee = local_callee(self._index, call) if self._call_sites else None
         sites = self._call_sites.get(callee[0]) if callee is not None else None
         if callee is None or sites is None or call not in sites.calls:
@@ -763,7 +772,7 @@ class FlowAnalysis:
             param = parameter_for(function, call, arg, bound)
             source = path_key(arg.value) if param is not None else None
             if param is not None and source is not None:
-                by_parameter[param.name.value] = _evidence_below(env, source)
+                by_parameter[param.name.value] = _known_below_argument(env, source)
         sites.note(call, by_parameter)
 
     def _returned(self, call: cst.Call) -> Value | None:
@@ -1378,6 +1387,15 @@ class FlowAnalysis:
             and value.func.value.value in self._text_constants()
         ):
             return ContentKind.TEXT  # PROMPT.format(...), where the module's PROMPT = """..."""
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value in _TEXT_RESULT_METHODS
+            and value.func.value in self.values
+        ):
+            # c.replace("<b>", ""), c.strip() of content: a string's method gives a string,
+            # and on a list of parts it raises (the call is a finding of its own).
+            return ContentKind.TEXT
         return _display_kind(value, self._index)
 
     def _text_constants(self) -> frozenset[str]:
@@ -2473,6 +2491,32 @@ _ITEM_ADDING = frozenset({"append", "extend", "insert"})
 # Methods of a string literal that give a string whatever they are given (or raise).
 _TEXT_LITERAL_METHODS = frozenset({"join", "format", "format_map"})
 _PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
+# Methods that a string has and a list lacks, and that give a string.
+_TEXT_RESULT_METHODS = frozenset(
+    {
+        "capitalize",
+        "casefold",
+        "center",
+        "expandtabs",
+        "format",
+        "format_map",
+        "join",
+        "ljust",
+        "lower",
+        "lstrip",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+        "rjust",
+        "rstrip",
+        "strip",
+        "swapcase",
+        "title",
+        "translate",
+        "upper",
+        "zfill",
+    }
+)
 
 
 def _display_kind(node: cst.BaseExpression, index: ModuleIndex) -> ContentKind | None:

@@ -134,7 +134,7 @@ def test_without_types_only_grounded_findings_are_reported(
     grounded = [f for f in with_guesses if not f[4].endswith(note)]
     # The fixtures' reads of the `loom` SPI's annotated messages are grounded; their dicts,
     # `Any` receivers and unannotated messages are not.
-    assert (len(guesses), len(grounded)) == (86, 226)
+    assert (len(guesses), len(grounded)) == (87, 232)
     assert default == grounded
     files = len({g[0] for g in guesses})
     assert (

@@ -162,13 +162,33 @@ def test_compare_lists_the_tuning_half_and_only_counts_the_unlisted_judging_half
     before = [finding(run, "tuned", 1), finding(run, "judged", 1), finding(run, "judged", 2)]
     saved.write_text(json.dumps([f.__dict__ for f in before]), encoding="utf-8")
     now = [finding(run, "tuned", 2), finding(run, "judged", 3), finding(run, "new", 1)]
-    run.compare(saved, now, {}, {"tuned", "judged", "new"}, {"judged"})
+    run.compare(saved, now, {}, {"tuned", "judged", "new"}, {"judged"}, ("types", "no-types"))
     assert capsys.readouterr().out == (
         f"\nchanged since {saved}:\n"
         "  (not in it: new)\n"
         "  gone types    tuned m.py:1:4 LML003 [unjudged] msg\n"
         "  new  types    tuned m.py:2:4 LML003 [unjudged] msg\n"
         "  judged (judging half): 3 changed, not listed\n"
+    )
+
+
+def test_compare_lists_what_went_from_a_mode_that_now_finds_nothing(
+    run: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A mode the run measured is compared though it found nothing this time; a mode it did not
+    run (``--no-types-only``) is no change."""
+    saved = tmp_path / "before.json"
+    untyped = run.Finding("tuned", "no-types", "m.py", 5, 4, "LML001", "msg", "x5", "b")
+    before = [finding(run, "tuned", 1), untyped]
+    saved.write_text(json.dumps([f.__dict__ for f in before]), encoding="utf-8")
+    now = [finding(run, "tuned", 1)]
+    run.compare(saved, now, {}, {"tuned"}, set(), ("types", "no-types"))
+    assert capsys.readouterr().out == (
+        f"\nchanged since {saved}:\n  gone no-types tuned m.py:5:4 LML001 [unjudged] msg\n"
+    )
+    run.compare(saved, [], {}, {"tuned"}, set(), ("no-types",))
+    assert capsys.readouterr().out == (
+        f"\nchanged since {saved}:\n  gone no-types tuned m.py:5:4 LML001 [unjudged] msg\n"
     )
 
 
