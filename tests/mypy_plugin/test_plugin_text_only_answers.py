@@ -2,8 +2,10 @@
 ``text-only-answers``, the ``langchain`` preset's ChatOllama) is text: read from the message a
 call returns, from each chunk a loop (or a comprehension) takes from it, or from chunks added
 up. Where the receiver may be another class (a union, a base class) it is not. ``loomlint
-check`` and mypy with the plugin report exactly the same findings; without types nothing names
-the receiver's class, so every read is reported."""
+check`` and mypy with the plugin report exactly the same findings. Without types only a model
+the code made names the receiver's class (``llm = ChatOllama(...)``, imported from the
+package that re-exports it): a parameter's or another class's answer is reported, a guess
+where nothing grounds it."""
 
 from __future__ import annotations
 
@@ -117,5 +119,76 @@ def test_a_text_only_answer_is_text_in_check_and_in_mypy(
     # messages, which the SPI's class does not define (operator).
     reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
     assert reported == [(line, column, "loom-content-use") for line, column, _ in TYPED], (
+        run.stdout + run.stderr
+    )
+
+
+LOOMLINT_PACKAGE = """\
+preset = ["loom", "chat"]
+
+[tool.loomlint.spi.chat]
+content-fields = ["content"]
+text-only-answers = ["chatpkg.models.Plain.invoke", "chatpkg.models.Plain.stream"]
+"""
+MADE = """\
+from chatpkg import Chat, Plain
+
+
+def made_here() -> str:
+    llm = Plain()
+    reply = llm.invoke("hi")
+    told = reply.content.strip() + Plain().invoke("x").content.strip()
+    for chunk in llm.stream("hi"):
+        told += chunk.content.upper()
+    return told
+
+
+def made_as_another() -> str:
+    llm = Chat()
+    return llm.invoke("hi").content.strip()
+
+
+def rebound(flag: bool) -> str:
+    llm: Chat = Plain()
+    if flag:
+        llm = Chat()
+    return llm.invoke("hi").content.strip()
+
+
+def passed(llm: Plain) -> str:
+    return llm.invoke("hi").content.strip()
+"""
+
+
+@pytest.mark.slow
+def test_without_types_a_model_made_here_answers_text(
+    tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "chatpkg").mkdir()
+    config = write_project(
+        tmp_path,
+        mypy=PLUGIN_STRICT,
+        loomlint=LOOMLINT_PACKAGE,
+        files={
+            "chatpkg/__init__.py": "from chatpkg.models import Chat, Plain\n",
+            "chatpkg/models.py": MODELS.replace("class Parts", "class Unused"),
+            "app.py": MADE,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
+    typed = [(15, 12, "LML001"), (22, 12, "LML001")]
+    for mode, expected in (
+        ([], typed),
+        (["--no-types", "--report-guesses"], [*typed, (26, 12, "LML001")]),
+        (["--no-types"], []),
+    ):
+        result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
+        assert result.exit_code == (1 if expected else 0), result.output + result.stderr
+        found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
+        assert found == expected, mode
+    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
+    reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
+    assert reported == [(line, column, "loom-content-use") for line, column, _ in typed], (
         run.stdout + run.stderr
     )
