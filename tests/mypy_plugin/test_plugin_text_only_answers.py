@@ -109,27 +109,32 @@ def test_a_text_only_answer_is_text_in_check_and_in_mypy(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
     # Without types nothing names the answers' class: their reads are guesses, asked for.
-    for mode, expected in (([], TYPED), (["--no-types", "--report-guesses"], UNTYPED)):
+    _check_then_mypy(config, mypy_cache, {(): TYPED, ("--no-types", "--report-guesses"): UNTYPED})
+
+
+Expected = list[tuple[int, int, str]]
+
+
+def _check_then_mypy(
+    config: Path, mypy_cache: Path, by_mode: dict[tuple[str, ...], Expected]
+) -> None:
+    """``loomlint check app.py`` gives exactly the findings expected of each mode, and mypy with
+    the plugin exactly the typed ones (``()``)."""
+    for mode, expected in by_mode.items():
         result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
-        assert result.exit_code == 1, result.output + result.stderr
+        assert result.exit_code == (1 if expected else 0), result.output + result.stderr
         found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
         assert found == expected, mode
-    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
+    run = run_project(config, mypy_cache, "app.py", cwd=config.parent)
     # mypy's own errors aside: `.strip()` of the declared union (union-attr) and `+=` of two
     # messages, which the SPI's class does not define (operator).
     reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
-    assert reported == [(line, column, "loom-content-use") for line, column, _ in TYPED], (
+    assert reported == [(line, column, "loom-content-use") for line, column, _ in by_mode[()]], (
         run.stdout + run.stderr
     )
 
 
-LOOMLINT_PACKAGE = """\
-preset = ["loom", "chat"]
-
-[tool.loomlint.spi.chat]
-content-fields = ["content"]
-text-only-answers = ["chatpkg.models.Plain.invoke", "chatpkg.models.Plain.stream"]
-"""
+LOOMLINT_PACKAGE = LOOMLINT.replace('"models.', '"chatpkg.models.')
 MADE = """\
 from chatpkg import Chat, Plain
 
@@ -178,17 +183,12 @@ def test_without_types_a_model_made_here_answers_text(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
     typed = [(15, 12, "LML001"), (22, 12, "LML001")]
-    for mode, expected in (
-        ([], typed),
-        (["--no-types", "--report-guesses"], [*typed, (26, 12, "LML001")]),
-        (["--no-types"], []),
-    ):
-        result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
-        assert result.exit_code == (1 if expected else 0), result.output + result.stderr
-        found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
-        assert found == expected, mode
-    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
-    reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
-    assert reported == [(line, column, "loom-content-use") for line, column, _ in typed], (
-        run.stdout + run.stderr
+    _check_then_mypy(
+        config,
+        mypy_cache,
+        {
+            (): typed,
+            ("--no-types", "--report-guesses"): [*typed, (26, 12, "LML001")],
+            ("--no-types",): [],
+        },
     )
