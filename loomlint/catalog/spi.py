@@ -215,6 +215,17 @@ class SpiModel:
         """The method names of ``text_only_answers``: a call of no other method is none."""
         return frozenset(m.rpartition(".")[2] for m in self.text_only_answers)
 
+    def answers_text_by_name(self, imported_class: str, method: str) -> bool:
+        """Whether ``method`` of the class a file imports as ``imported_class`` answers text,
+        where no types give the class's own full name: matched as ``QualifiedNames`` match a
+        re-export (``langchain_ollama.ChatOllama`` for ``langchain_ollama.chat_models``')."""
+        classes = QualifiedNames.of(
+            owner
+            for owner, _, answered in (m.rpartition(".") for m in self.text_only_answers)
+            if answered == method
+        )
+        return imported_class in classes
+
     # The text parts of the active SPIs: a loop that picks them out of content loses the text
     # of a string content (``engine.guards``).
     text_parts: TextParts = field(default_factory=TextParts)

@@ -483,7 +483,9 @@ def _check(
     callees = CalleeJudge(index, judging.uses_of(analysis), judging.line)
     uses_accessor_spi = classifier.uses_accessor_spi()
     candidates: dict[cst.BaseExpression, Value | None] = {
-        node: _answered_as_text(_verified(_with_lines(value, positions), view, analysis), view)
+        node: _answered_as_text(
+            _verified(_with_lines(value, positions), view, analysis), view, analysis
+        )
         for node, value in analysis.values.items()
     }
     for node in view.typed_content_nodes():
@@ -715,11 +717,13 @@ def _is_no_content_read(origin: Origin, view: TypeView, analysis: FlowAnalysis) 
     )
 
 
-def _answered_as_text(value: Value | None, view: TypeView) -> Value | None:
+def _answered_as_text(value: Value | None, view: TypeView, analysis: FlowAnalysis) -> Value | None:
     """A value read from the answers of methods whose content is text only is text, whatever
     the message's declared type says (ChatOllama's ``invoke`` answers a string): every origin
     a read of such an answer (``Origin.answered_by``), each call's method one of the presets'
-    ``text-only-answers`` for its receiver's class (``CalleeFact.answers_text``)."""
+    ``text-only-answers`` for its receiver's class: by mypy's type of the receiver
+    (``CalleeFact.answers_text``), or, where no types say it, by the model the code made
+    (``llm = ChatOllama(...)``: ``FlowAnalysis.answers_text_by_syntax``)."""
     if value is None or value.kind is not ContentKind.CONTENT or not value.origins:
         return value
     for origin in value.origins:
@@ -727,7 +731,10 @@ def _answered_as_text(value: Value | None, view: TypeView) -> Value | None:
             return value
         for call in origin.answered_by:
             callee = view.callee(call)
-            if callee is None or not callee.answers_text:
+            answers_text = (
+                callee.answers_text if callee is not None else analysis.answers_text_by_syntax(call)
+            )
+            if not answers_text:
                 return value
     return replace(value, kind=ContentKind.TEXT, basis=Basis.CARRIED)
 

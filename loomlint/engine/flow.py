@@ -208,6 +208,10 @@ class Env:
     # Names bound to ``None`` (``last = None`` before a loop that makes a message): no content
     # is read below them, so a join keeps what the other side knows below such a name.
     nones: frozenset[str] = frozenset()
+    # Names bound to a model made here whose answers the presets say are text (``llm =
+    # ChatOllama(...)``): what syntax alone says of ``llm.invoke(...)``, where no types say
+    # the receiver's class (``FlowAnalysis.answers_text_by_syntax``).
+    text_models: frozenset[str] = frozenset()
 
     def copy(self) -> Env:
         return Env(
@@ -223,6 +227,7 @@ class Env:
             dict(self.conditions),
             dict(self.answers),
             self.nones,
+            self.text_models,
         )
 
     def bind(
@@ -237,6 +242,7 @@ class Env:
             self.messages = self.messages | {name} if message else self.messages - {name}
         self.answers.pop(name, None)
         self.nones = self.nones - {name}
+        self.text_models = self.text_models - {name}
         self.forget_paths_of(name)
 
     def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
@@ -365,6 +371,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         },
         {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
         a.nones & b.nones,
+        a.text_models & b.text_models,
     )
 
 
@@ -547,6 +554,10 @@ class FlowAnalysis:
         self._sinks = catalog.sinks
         # Most calls are of none of them (``SpiModel.text_only_answer_methods``).
         self._answer_methods = spi.text_only_answer_methods
+        # Calls of those methods on a model made here whose class answers text
+        # (``answers_text_by_syntax``), and calls seen once on anything else.
+        self._text_answer_calls: set[cst.Call] = set()
+        self._other_answer_calls: set[cst.Call] = set()
         self.values: dict[cst.BaseExpression, Value] = {}
         self._loops: list[_Loop] = []
         self._summaries: dict[cst.CSTNode, dict[str, Value]] = {}
@@ -591,7 +602,10 @@ class FlowAnalysis:
         while isinstance(node, cst.Await):
             node = node.expression
         if isinstance(node, cst.Call):
-            return frozenset({node}) if self._answers_by_name(node) else None
+            if not self._answers_by_name(node):
+                return None
+            self._note_answering_model(env, node)
+            return frozenset({node})
         if isinstance(node, cst.Name):
             return frozenset() if node.value == "None" else env.answers.get(node.value)
         return None
@@ -600,10 +614,41 @@ class FlowAnalysis:
         func = call.func
         return isinstance(func, cst.Attribute) and func.attr.value in self._answer_methods
 
+    def _note_answering_model(self, env: Env, call: cst.Call) -> None:
+        """Whether the receiver of ``call`` (``llm.invoke(...)``) is, by syntax, a model made
+        here whose class answers text: a name bound to one (``Env.text_models``) or the
+        construction itself (``ChatOllama(...).invoke(...)``)."""
+        assert isinstance(call.func, cst.Attribute)
+        receiver = call.func.value
+        answers_text = (
+            receiver.value in env.text_models
+            if isinstance(receiver, cst.Name)
+            else isinstance(receiver, cst.Call)
+            and self._makes_text_model(receiver, call.func.attr.value)
+        )
+        (self._text_answer_calls if answers_text else self._other_answer_calls).add(call)
+
+    def _makes_text_model(self, construction: cst.Call, method: str | None = None) -> bool:
+        """Whether ``construction`` makes a model whose answers (by ``method``, or by every
+        method the presets name) the presets say are text, by the class's imported name."""
+        qualified = self._index.names.qualified(construction.func)
+        if qualified is None:
+            return False
+        methods = (method,) if method is not None else tuple(self._answer_methods)
+        return any(self._spi.answers_text_by_name(qualified, m) for m in methods)
+
+    def answers_text_by_syntax(self, call: cst.Call) -> bool:
+        """Whether every time the flow reached ``call`` its receiver was a model made here
+        whose class the presets say answers text: what syntax says where no types say the
+        receiver's class."""
+        return call in self._text_answer_calls and call not in self._other_answer_calls
+
     def _bind_answer(self, env: Env, name: str, node: cst.BaseExpression) -> None:
         answers = self._answers_of(env, node)
         if answers is not None:
             env.answers[name] = answers
+        if self._answer_methods and isinstance(node, cst.Call) and self._makes_text_model(node):
+            env.text_models = env.text_models | {name}
 
     def _bind_item_answer(
         self, env: Env, target: cst.BaseExpression, iterated: cst.BaseExpression
@@ -614,6 +659,7 @@ class FlowAnalysis:
             and isinstance(iterated, cst.Call)
             and self._answers_by_name(iterated)
         ):
+            self._note_answering_model(env, iterated)
             env.answers[target.value] = frozenset({iterated})
 
     def records_say_no_message(self, read: cst.BaseExpression) -> bool:

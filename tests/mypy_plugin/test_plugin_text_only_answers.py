@@ -2,8 +2,10 @@
 ``text-only-answers``, the ``langchain`` preset's ChatOllama) is text: read from the message a
 call returns, from each chunk a loop (or a comprehension) takes from it, or from chunks added
 up. Where the receiver may be another class (a union, a base class) it is not. ``loomlint
-check`` and mypy with the plugin report exactly the same findings; without types nothing names
-the receiver's class, so every read is reported."""
+check`` and mypy with the plugin report exactly the same findings. Without types only a model
+the code made names the receiver's class (``llm = ChatOllama(...)``, imported from the
+package that re-exports it): a parameter's or another class's answer is reported, a guess
+where nothing grounds it."""
 
 from __future__ import annotations
 
@@ -107,15 +109,86 @@ def test_a_text_only_answer_is_text_in_check_and_in_mypy(
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
     # Without types nothing names the answers' class: their reads are guesses, asked for.
-    for mode, expected in (([], TYPED), (["--no-types", "--report-guesses"], UNTYPED)):
+    _check_then_mypy(config, mypy_cache, {(): TYPED, ("--no-types", "--report-guesses"): UNTYPED})
+
+
+Expected = list[tuple[int, int, str]]
+
+
+def _check_then_mypy(
+    config: Path, mypy_cache: Path, by_mode: dict[tuple[str, ...], Expected]
+) -> None:
+    """``loomlint check app.py`` gives exactly the findings expected of each mode, and mypy with
+    the plugin exactly the typed ones (``()``)."""
+    for mode, expected in by_mode.items():
         result = CliRunner().invoke(main, ["check", "--format", "json", *mode, "app.py"])
-        assert result.exit_code == 1, result.output + result.stderr
+        assert result.exit_code == (1 if expected else 0), result.output + result.stderr
         found = [(d["line"], d["column"], d["code"]) for d in json.loads(result.stdout)]
         assert found == expected, mode
-    run = run_project(config, mypy_cache, "app.py", cwd=tmp_path)
+    run = run_project(config, mypy_cache, "app.py", cwd=config.parent)
     # mypy's own errors aside: `.strip()` of the declared union (union-attr) and `+=` of two
     # messages, which the SPI's class does not define (operator).
     reported = [(e.line, e.column, e.code) for e in run.errors if e.code.startswith("loom-")]
-    assert reported == [(line, column, "loom-content-use") for line, column, _ in TYPED], (
+    assert reported == [(line, column, "loom-content-use") for line, column, _ in by_mode[()]], (
         run.stdout + run.stderr
+    )
+
+
+LOOMLINT_PACKAGE = LOOMLINT.replace('"models.', '"chatpkg.models.')
+MADE = """\
+from chatpkg import Chat, Plain
+
+
+def made_here() -> str:
+    llm = Plain()
+    reply = llm.invoke("hi")
+    told = reply.content.strip() + Plain().invoke("x").content.strip()
+    for chunk in llm.stream("hi"):
+        told += chunk.content.upper()
+    return told
+
+
+def made_as_another() -> str:
+    llm = Chat()
+    return llm.invoke("hi").content.strip()
+
+
+def rebound(flag: bool) -> str:
+    llm: Chat = Plain()
+    if flag:
+        llm = Chat()
+    return llm.invoke("hi").content.strip()
+
+
+def passed(llm: Plain) -> str:
+    return llm.invoke("hi").content.strip()
+"""
+
+
+@pytest.mark.slow
+def test_without_types_a_model_made_here_answers_text(
+    tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "chatpkg").mkdir()
+    config = write_project(
+        tmp_path,
+        mypy=PLUGIN_STRICT,
+        loomlint=LOOMLINT_PACKAGE,
+        files={
+            "chatpkg/__init__.py": "from chatpkg.models import Chat, Plain\n",
+            "chatpkg/models.py": MODELS.replace("class Parts", "class Unused"),
+            "app.py": MADE,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
+    typed = [(15, 12, "LML001"), (22, 12, "LML001")]
+    _check_then_mypy(
+        config,
+        mypy_cache,
+        {
+            (): typed,
+            ("--no-types", "--report-guesses"): [*typed, (26, 12, "LML001")],
+            ("--no-types",): [],
+        },
     )

@@ -165,6 +165,17 @@ def test_the_langchain_preset_knows_chatollama_answers_text() -> None:
     assert answers == tuple(f"langchain_ollama.chat_models.ChatOllama.{m}" for m in methods)
 
 
+def test_a_text_only_answer_is_known_by_the_name_a_file_imports() -> None:
+    """Without types, ``from langchain_ollama import ChatOllama`` names the class."""
+    spi = build_spi_model([load_catalog().presets["langchain"]])
+    assert spi.answers_text_by_name("langchain_ollama.ChatOllama", "invoke")
+    assert spi.answers_text_by_name("langchain_ollama.chat_models.ChatOllama", "astream")
+    assert not spi.answers_text_by_name("langchain_ollama.ChatOllama", "batch")
+    assert not spi.answers_text_by_name("langchain_ollama.OllamaLLM", "invoke")
+    assert not spi.answers_text_by_name("langchain_openai.ChatOllama", "invoke")
+    assert not spi.answers_text_by_name("ChatOllama", "invoke")
+
+
 def test_the_openai_preset_knows_its_response_shapes() -> None:
     preset = load_catalog().presets["openai"]
     assert preset.text_only_reads == (
