@@ -24,7 +24,7 @@ from typing import Literal
 import libcst as cst
 
 from loomlint.catalog.rules import Unrelated, load_catalog
-from loomlint.catalog.spi import SpiModel
+from loomlint.catalog.spi import QualifiedNames, SpiModel
 from loomlint.engine.budget import Deadline
 from loomlint.engine.callees import local_callee, parameter_for, private_call_sites
 from loomlint.engine.constructors import own_constructor, stores_content_as_given
@@ -208,10 +208,11 @@ class Env:
     # Names bound to ``None`` (``last = None`` before a loop that makes a message): no content
     # is read below them, so a join keeps what the other side knows below such a name.
     nones: frozenset[str] = frozenset()
-    # Names bound to a model made here whose answers the presets say are text (``llm =
-    # ChatOllama(...)``): what syntax alone says of ``llm.invoke(...)``, where no types say
-    # the receiver's class (``FlowAnalysis.answers_text_by_syntax``).
-    text_models: frozenset[str] = frozenset()
+    # Names bound to a model made here of a class some of whose answers the presets say are
+    # text (``llm = ChatOllama(...)``), with the class's imported name: what syntax alone says
+    # of ``llm.invoke(...)``, where no types say the receiver's class
+    # (``FlowAnalysis.answers_text_by_syntax``).
+    text_models: dict[str, str] = field(default_factory=dict[str, str])
 
     def copy(self) -> Env:
         return Env(
@@ -227,7 +228,7 @@ class Env:
             dict(self.conditions),
             dict(self.answers),
             self.nones,
-            self.text_models,
+            dict(self.text_models),
         )
 
     def bind(
@@ -242,7 +243,7 @@ class Env:
             self.messages = self.messages | {name} if message else self.messages - {name}
         self.answers.pop(name, None)
         self.nones = self.nones - {name}
-        self.text_models = self.text_models - {name}
+        self.text_models.pop(name, None)
         self.forget_paths_of(name)
 
     def narrow_path(self, path: str, kind: ContentKind, basis: Basis = Basis.TESTED) -> None:
@@ -371,7 +372,7 @@ def join_envs(a: Env | None, b: Env | None) -> Env | None:
         },
         {name: calls | b.answers[name] for name, calls in a.answers.items() if name in b.answers},
         a.nones & b.nones,
-        a.text_models & b.text_models,
+        {name: cls for name, cls in a.text_models.items() if b.text_models.get(name) == cls},
     )
 
 
@@ -554,7 +555,12 @@ class FlowAnalysis:
         self._sinks = catalog.sinks
         # Most calls are of none of them (``SpiModel.text_only_answer_methods``).
         self._answer_methods = spi.text_only_answer_methods
-        # Calls of those methods on a model made here whose class answers text
+        # The classes named there, as a file may import them (a re-export): a model made of
+        # one is kept in ``Env.text_models``.
+        self._answering_classes = QualifiedNames.of(
+            m.rpartition(".")[0] for m in spi.text_only_answers
+        )
+        # Calls of those methods on a model made here whose class answers text by that method
         # (``answers_text_by_syntax``), and calls seen once on anything else.
         self._text_answer_calls: set[cst.Call] = set()
         self._other_answer_calls: set[cst.Call] = set()
@@ -616,26 +622,21 @@ class FlowAnalysis:
 
     def _note_answering_model(self, env: Env, call: cst.Call) -> None:
         """Whether the receiver of ``call`` (``llm.invoke(...)``) is, by syntax, a model made
-        here whose class answers text: a name bound to one (``Env.text_models``) or the
-        construction itself (``ChatOllama(...).invoke(...)``)."""
+        here whose class answers text by that method: a name bound to one
+        (``Env.text_models``) or the construction itself (``ChatOllama(...).invoke(...)``)."""
         assert isinstance(call.func, cst.Attribute)
         receiver = call.func.value
-        answers_text = (
-            receiver.value in env.text_models
+        made = (
+            env.text_models.get(receiver.value)
             if isinstance(receiver, cst.Name)
-            else isinstance(receiver, cst.Call)
-            and self._makes_text_model(receiver, call.func.attr.value)
+            else self._index.names.qualified(receiver.func)
+            if isinstance(receiver, cst.Call)
+            else None
+        )
+        answers_text = made is not None and self._spi.answers_text_by_name(
+            made, call.func.attr.value
         )
         (self._text_answer_calls if answers_text else self._other_answer_calls).add(call)
-
-    def _makes_text_model(self, construction: cst.Call, method: str | None = None) -> bool:
-        """Whether ``construction`` makes a model whose answers (by ``method``, or by every
-        method the presets name) the presets say are text, by the class's imported name."""
-        qualified = self._index.names.qualified(construction.func)
-        if qualified is None:
-            return False
-        methods = (method,) if method is not None else tuple(self._answer_methods)
-        return any(self._spi.answers_text_by_name(qualified, m) for m in methods)
 
     def answers_text_by_syntax(self, call: cst.Call) -> bool:
         """Whether every time the flow reached ``call`` its receiver was a model made here
@@ -647,8 +648,13 @@ class FlowAnalysis:
         answers = self._answers_of(env, node)
         if answers is not None:
             env.answers[name] = answers
-        if self._answer_methods and isinstance(node, cst.Call) and self._makes_text_model(node):
-            env.text_models = env.text_models | {name}
+        made = (
+            self._index.names.qualified(node.func)
+            if self._answer_methods and isinstance(node, cst.Call)
+            else None
+        )
+        if made is not None and made in self._answering_classes:
+            env.text_models[name] = made
 
     def _bind_item_answer(
         self, env: Env, target: cst.BaseExpression, iterated: cst.BaseExpression
@@ -2538,15 +2544,12 @@ _ITEM_ADDING = frozenset({"append", "extend", "insert"})
 _TEXT_LITERAL_METHODS = frozenset({"join", "format", "format_map"})
 _PARTS_CONSTRUCTORS = frozenset({"builtins.list", "builtins.tuple"})
 # Methods that a string has and a list lacks, and that give a string.
-_TEXT_RESULT_METHODS = frozenset(
+_TEXT_RESULT_METHODS = _TEXT_LITERAL_METHODS | frozenset(
     {
         "capitalize",
         "casefold",
         "center",
         "expandtabs",
-        "format",
-        "format_map",
-        "join",
         "ljust",
         "lower",
         "lstrip",

@@ -192,3 +192,39 @@ def test_without_types_a_model_made_here_answers_text(
             ("--no-types",): [],
         },
     )
+
+
+MADE_OTHER_METHOD = """\
+from chatpkg import Plain
+
+
+def streamed_from_a_model_answering_text_by_invoke_only() -> str:
+    llm = Plain()
+    told = llm.invoke("hi").content.strip()
+    for chunk in llm.stream("hi"):
+        told += chunk.content.upper()
+    return told
+"""
+
+
+@pytest.mark.slow
+def test_a_model_made_here_answers_text_only_by_the_methods_named_for_its_class(
+    tmp_path: Path, mypy_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its class's `invoke` is named, its `stream` is not (another class's is): the chunks
+    are judged, by types and without."""
+    (tmp_path / "chatpkg").mkdir()
+    config = write_project(
+        tmp_path,
+        mypy=PLUGIN_STRICT,
+        loomlint=LOOMLINT_PACKAGE.replace("models.Plain.stream", "models.Parts.stream"),
+        files={
+            "chatpkg/__init__.py": "from chatpkg.models import Chat, Parts, Plain\n",
+            "chatpkg/models.py": MODELS,
+            "app.py": MADE_OTHER_METHOD,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MYPY_CACHE_DIR", str(mypy_cache))
+    chunk = [(8, 17, "LML001")]
+    _check_then_mypy(config, mypy_cache, {(): chunk, ("--no-types", "--report-guesses"): chunk})
